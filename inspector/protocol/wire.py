@@ -1,0 +1,49 @@
+"""What crossed the wire: one record per frame, in either direction, classified."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from inspector.protocol.diagnostics import Diagnostic
+
+__all__ = ["Direction", "Kind", "RequestId", "WireMessage"]
+
+RequestId = int | str
+
+
+class Direction(str, Enum):
+    OUT = "out"
+    """client -> server"""
+    IN = "in"
+    """server -> client"""
+
+
+class Kind(str, Enum):
+    REQUEST = "request"
+    NOTIFICATION = "notification"
+    RESPONSE = "response"
+    ERROR = "error"
+    INVALID = "invalid"
+    TRANSPORT = "transport"
+    STDERR = "stderr"
+
+
+@dataclass(slots=True)
+class WireMessage:
+    """One frame as it was sent or received, with what the engine made of it."""
+
+    direction: Direction
+    raw: bytes
+    kind: Kind
+    method: str | None = None
+    """For responses and errors: the method of the request they answer, when known."""
+    id: RequestId | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    forced: bool = False
+    """An outbound request sent although the server did not declare the capability."""
+    latency: float | None = None
+    """Seconds between a request and this response to it."""
+
+    def text(self) -> str:
+        return self.raw.decode("utf-8", "backslashreplace")
