@@ -7,12 +7,12 @@ checked by ``--strict``. ``code`` is a stable machine name; ``message`` is for p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 __all__ = ["Diagnostic", "DiagnosticCode", "Severity"]
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a diagnostic is: a ``violation`` breaks the spec, a ``warning`` is suspicious."""
 
     VIOLATION = "violation"
@@ -20,7 +20,7 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-class DiagnosticCode(str, Enum):
+class DiagnosticCode(StrEnum):
     """Stable names for every kind of problem the engine detects."""
 
     # framing

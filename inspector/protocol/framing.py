@@ -94,9 +94,7 @@ def decode_frame(raw: bytes) -> DecodedFrame:
     except RecursionError:
         return DecodedFrame(
             raw,
-            diagnostic=Diagnostic(
-                DiagnosticCode.JSON_TOO_DEEP, "frame is JSON nested too deeply to parse", raw=raw
-            ),
+            diagnostic=Diagnostic(DiagnosticCode.JSON_TOO_DEEP, "frame is JSON nested too deeply to parse", raw=raw),
         )
     except ValueError as exc:
         msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 from inspector.protocol.diagnostics import Diagnostic
 
@@ -12,14 +12,14 @@ __all__ = ["Direction", "Kind", "RequestId", "WireMessage"]
 RequestId = int | str
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     OUT = "out"
     """client -> server"""
     IN = "in"
     """server -> client"""
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     REQUEST = "request"
     NOTIFICATION = "notification"
     RESPONSE = "response"
