@@ -26,9 +26,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import ModuleType
 from typing import Any, Final
 
-from inspector.protocol import jsonrpc, validation
+from inspector.protocol import jsonrpc
 from inspector.protocol.capabilities import (
     client_capability_for,
     has_capability,
@@ -50,6 +51,7 @@ from inspector.protocol.events import (
 )
 from inspector.protocol.framing import LineFramer, decode_frame
 from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, Response
+from inspector.protocol.methods import is_known_server_notification, is_known_server_request
 from inspector.protocol.versions import DEFAULT_VERSION, HANDSHAKE_VERSIONS, KNOWN_VERSIONS, Era, era_of
 from inspector.protocol.wire import Direction, Kind, RequestId, WireMessage
 
@@ -165,6 +167,12 @@ class ClientSession:
         self.state = SessionState.NEW
         self.failure: str | None = None
         self.validate = validate
+        # Schema validation needs mcp-types, whose import costs about half a second: load it only when used.
+        self._validation: ModuleType | None = None
+        if validate:
+            from inspector.protocol import validation
+
+            self._validation = validation
         self._ids = id_generator if id_generator is not None else itertools.count(1)
         self._clock = clock
         self._default_timeouts = default_timeouts or Timeouts()
@@ -281,8 +289,8 @@ class ClientSession:
             raise LocalProtocolError(f"no server request {request_id!r} is waiting for an answer")
         raw = jsonrpc.response_frame(request_id, result)
         wire = WireMessage(Direction.OUT, raw, Kind.RESPONSE, inbound.wire_method, request_id)
-        if self.validate:
-            for d in validation.validate_client_result(inbound.method, self.protocol_version, result):
+        if self._validation is not None:
+            for d in self._validation.validate_client_result(inbound.method, self.protocol_version, result):
                 wire.diagnostics.append(Diagnostic(d.code, f"our answer: {d.message}", Severity.WARNING, d.path))
         self._outbox.append(wire)
 
@@ -497,8 +505,8 @@ class ClientSession:
             return
         self._forget(pending, "answered")
         diags: list[Diagnostic] = []
-        if self.validate:
-            diags = validation.validate_server_result(pending.method, self.protocol_version, msg.result)
+        if self._validation is not None:
+            diags = self._validation.validate_server_result(pending.method, self.protocol_version, msg.result)
             ctx.wire.diagnostics.extend(diags)
         if pending.id == self._initialize_id:
             self._on_opening_result(msg.result, ctx)
@@ -591,16 +599,16 @@ class ClientSession:
         if self.state is not SessionState.READY and method != "notifications/message":
             ctx.diag(DiagnosticCode.BEFORE_HANDSHAKE, f"{method} sent before the handshake completed", Severity.WARNING)
         diags: list[Diagnostic] = []
-        if self.validate:
-            if validation.known_server_notification(method, self.protocol_version):
-                diags = validation.validate_server_notification(method, self.protocol_version, params)
+        if is_known_server_notification(method, self.protocol_version):
+            if self._validation is not None:
+                diags = self._validation.validate_server_notification(method, self.protocol_version, params)
                 ctx.wire.diagnostics.extend(diags)
-            elif not method.startswith("notifications/") or method in _CLIENT_ONLY_NOTIFICATIONS:
-                ctx.diag(
-                    DiagnosticCode.UNKNOWN_METHOD,
-                    f"{method} is not a server notification in MCP {self.protocol_version}",
-                    Severity.WARNING,
-                )
+        else:
+            ctx.diag(
+                DiagnosticCode.UNKNOWN_METHOD,
+                f"{method} is not a server notification in MCP {self.protocol_version}",
+                Severity.WARNING,
+            )
         cap = notification_capability(method)
         if cap is not None and self.state is SessionState.READY and not has_capability(self.server_capabilities, cap):
             ctx.diag(
@@ -681,7 +689,7 @@ class ClientSession:
         if self.state is not SessionState.READY:
             ctx.diag(DiagnosticCode.BEFORE_HANDSHAKE, f"{wire_method} request sent before the handshake completed")
         version = self.protocol_version
-        if not validation.known_server_request(method, version):
+        if not is_known_server_request(method, version):
             ctx.diag(
                 DiagnosticCode.UNKNOWN_METHOD,
                 f"{wire_method} is not a request a server may send in MCP {version}",
@@ -704,8 +712,8 @@ class ClientSession:
             )
             return
         diags: list[Diagnostic] = []
-        if self.validate:
-            diags = validation.validate_server_request(method, version, msg.params)
+        if self._validation is not None:
+            diags = self._validation.validate_server_request(method, version, msg.params)
             ctx.wire.diagnostics.extend(diags)
         self._inbound[msg.id] = _InboundRequest(method, wire_method)
         ctx.events.append(RequestReceived(msg.id, method, msg.params, wire_method, tuple(diags)))
@@ -727,6 +735,3 @@ def _salvage_id(raw: bytes) -> RequestId | None:
             return None
         return value if isinstance(value, str) else None
     return int(token)
-
-
-_CLIENT_ONLY_NOTIFICATIONS: Final = frozenset({"notifications/initialized", "notifications/roots/list_changed"})

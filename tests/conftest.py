@@ -1,0 +1,96 @@
+"""Test-wide set-up: headless Qt, throw-away config/data dirs, an in-memory keyring, the `node` marker.
+
+Everything here happens at import time (before any test module imports Qt or the inspector), and the
+environment variables are inherited by the subprocesses the tests start (the CLI, the demo server).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import keyring
+import keyring.backend
+import keyring.errors
+import nodetools
+import pytest
+
+# 1. Qt without a screen. Must be set before a QApplication exists (pytest-qt creates it lazily).
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+# 2. Per-session config and data dirs, so no test reads or writes the user's real profiles/recordings.
+_SESSION_DIR = Path(tempfile.mkdtemp(prefix="mcp-inspector-tests-"))
+os.environ["MCP_INSPECTOR_CONFIG_DIR"] = str(_SESSION_DIR / "config")
+os.environ["MCP_INSPECTOR_DATA_DIR"] = str(_SESSION_DIR / "data")
+
+# Subprocesses get keyring's null backend (stores nothing, finds nothing): never the real keyring.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+
+
+# 3. An in-memory keyring for this process.
+class MemoryKeyring(keyring.backend.KeyringBackend):
+    """A dict-backed keyring; `passwords[(service, username)] = password`."""
+
+    priority = 1
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.passwords: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.passwords.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.passwords[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        try:
+            del self.passwords[(service, username)]
+        except KeyError:
+            raise keyring.errors.PasswordDeleteError(f"no password for {service!r}/{username!r}") from None
+
+
+_KEYRING = MemoryKeyring()
+keyring.set_keyring(_KEYRING)
+
+
+@pytest.fixture(autouse=True)
+def _isolated_keyring() -> Iterator[None]:
+    """Every test starts with an empty in-memory keyring (and gets it back if it swapped the backend)."""
+    _KEYRING.passwords.clear()
+    keyring.set_keyring(_KEYRING)
+    yield
+    _KEYRING.passwords.clear()
+    keyring.set_keyring(_KEYRING)
+
+
+@pytest.fixture
+def memory_keyring() -> MemoryKeyring:
+    """The in-memory keyring backend in use, to inspect or pre-fill stored secrets."""
+    return _KEYRING
+
+
+@pytest.fixture
+def session_dirs() -> dict[str, Path]:
+    """The per-session config and data dirs the inspector sees (via MCP_INSPECTOR_*_DIR)."""
+    return {
+        "config": Path(os.environ["MCP_INSPECTOR_CONFIG_DIR"]),
+        "data": Path(os.environ["MCP_INSPECTOR_DATA_DIR"]),
+    }
+
+
+# 4. `node` marker: skip those tests when the Node tools are not installed.
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if nodetools.server_everything_cmd() is not None:
+        return
+    skip = pytest.mark.skip(reason=nodetools.MISSING_REASON)
+    for item in items:
+        if item.get_closest_marker("node") is not None:
+            item.add_marker(skip)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_SESSION_DIR, ignore_errors=True)
