@@ -1,0 +1,466 @@
+"""Command line of ``mcp-inspect --cli``: the official inspector CLI's flags, plus our own.
+
+The server command (TARGET) and our options may be intermixed, as with the official CLI
+(``mcp-inspect --cli python server.py --method tools/list``). The rules:
+
+* ``--`` ends our options: everything after it belongs to the server command.
+* A token that is one of our options is ours, wherever it appears before ``--``.
+* An unknown option before the server command starts is a usage error (a typo); once the
+  server command has started, unknown options are passed to the server (``python -m mod``).
+
+Parsing never exits the process: every problem raises :class:`UsageError` (exit 4), and
+``--help`` raises :class:`HelpRequested` carrying the text to print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, NoReturn
+
+from inspector.cli.errors import UsageError
+from inspector.cli.exitcodes import EXIT_CODES_HELP
+
+__all__ = [
+    "DEFAULT_LOAD_CONCURRENCY",
+    "DEFAULT_LOAD_REQUESTS",
+    "DEFAULT_PROTOCOL_VERSION",
+    "DEFAULT_TIMEOUT",
+    "LOG_LEVELS",
+    "METHODS",
+    "CliOptions",
+    "HelpRequested",
+    "build_parser",
+    "parse_args",
+    "parse_pair",
+    "sniff_format",
+    "split_argv",
+]
+
+METHODS: Final = (
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+    "logging/setLevel",
+)
+LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+DEFAULT_PROTOCOL_VERSION: Final = "2025-11-25"
+DEFAULT_TIMEOUT: Final = 60.0
+DEFAULT_LOAD_CONCURRENCY: Final = 1
+DEFAULT_LOAD_REQUESTS: Final = 100
+
+Arity = Literal["flag", "one", "many"]
+
+# Every option we own, with how many values it takes. "many" options take one or more values
+# (``--tool-arg a=1 b=2``) and may also be repeated; extra values must look like ``key=value``.
+_OPTIONS: Final[dict[str, Arity]] = {
+    "-h": "flag",
+    "--help": "flag",
+    "--version": "flag",
+    "--cli": "flag",
+    "--demo": "flag",
+    "--method": "one",
+    "--tool-name": "one",
+    "--tool-arg": "many",
+    "--tool-args-json": "one",
+    "--uri": "one",
+    "--prompt-name": "one",
+    "--prompt-args": "many",
+    "--log-level": "one",
+    "-e": "one",
+    "--cwd": "one",
+    "--format": "one",
+    "--config": "one",
+    "--server": "one",
+    "--transport": "one",
+    "--header": "many",
+    "--load": "flag",
+    "--load-concurrency": "one",
+    "--load-requests": "one",
+    "--protocol-version": "one",
+    "--timeout": "one",
+    "--strict": "flag",
+}
+_SHORT_WITH_VALUE: Final = ("-e",)
+
+
+class HelpRequested(Exception):
+    """``--help`` or ``--version`` was given; the message is the text to print on stdout."""
+
+
+@dataclass(slots=True)
+class CliOptions:
+    """A validated command line."""
+
+    target: list[str] = field(default_factory=list)
+    """The server command and its arguments (empty with --config or --demo)."""
+    method: str | None = None
+    tool_name: str | None = None
+    tool_arg_pairs: list[tuple[str, str]] = field(default_factory=list)
+    tool_args_json: dict[str, Any] | None = None
+    uri: str | None = None
+    prompt_name: str | None = None
+    prompt_args: dict[str, str] = field(default_factory=dict)
+    log_level: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    format: Literal["text", "json"] = "text"
+    config: str | None = None
+    server: str | None = None
+    demo: bool = False
+    load: bool = False
+    load_concurrency: int = DEFAULT_LOAD_CONCURRENCY
+    load_requests: int = DEFAULT_LOAD_REQUESTS
+    protocol_version: str = DEFAULT_PROTOCOL_VERSION
+    timeout: float = DEFAULT_TIMEOUT
+    strict: bool = False
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of printing and exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:  # pragma: no cover - not reached
+        raise UsageError(message or f"argument parsing ended with status {status}")
+
+
+def _positive_int(what: str) -> Any:
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"{what} must be at least 1, not {value}")
+        return value
+
+    return convert
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"timeout must be a number of seconds, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"timeout must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for our own options (the server command is split off first, see :func:`split_argv`)."""
+    parser = _Parser(
+        prog="mcp-inspect --cli",
+        usage="mcp-inspect --cli [options] TARGET... [options] [-- SERVER-ARGS...]",
+        description=(
+            "Run one MCP method against a server and print the result. TARGET is the server command and its "
+            "arguments (stdio), e.g.: mcp-inspect --cli python server.py --method tools/list. Options and "
+            "TARGET may be mixed; put the server's own flags that clash with ours after '--'."
+        ),
+        epilog=(
+            f"{EXIT_CODES_HELP}\n\n"
+            "examples:\n"
+            "  mcp-inspect --cli python server.py --method tools/list\n"
+            "  mcp-inspect --cli --method tools/call --tool-name add --tool-arg a=1 b=2 -- python server.py\n"
+            "  mcp-inspect --cli --config mcp.json --server time --method tools/list --format json\n"
+            "  mcp-inspect --cli node build/index.js --load --tool-name echo --tool-arg message=hi "
+            "--load-concurrency 8 --load-requests 1000\n\n"
+            "environment:\n"
+            "  MCP_INSPECT_DEBUG=1  show the Python traceback of unexpected internal errors"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        add_help=False,
+        allow_abbrev=False,
+    )
+    parser.add_argument("-h", "--help", action="store_true", help="show this help and exit")
+    parser.add_argument("--version", action="store_true", help="show the version and exit")
+    parser.add_argument("--cli", action="store_true", help=argparse.SUPPRESS)
+
+    what = parser.add_argument_group("method")
+    what.add_argument("--method", choices=METHODS, metavar="METHOD", help=f"method to invoke: {', '.join(METHODS)}")
+    what.add_argument("--tool-name", metavar="NAME", help="tool to call (tools/call, --load)")
+    what.add_argument(
+        "--tool-arg",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="tool argument, repeatable (--tool-arg a=1 --tool-arg b=x) or several at once (--tool-arg a=1 b=x); "
+        "values are converted to the type the tool's inputSchema declares (numbers, booleans, JSON objects/arrays)",
+    )
+    what.add_argument("--tool-args-json", metavar="JSON", help="all tool arguments as one JSON object")
+    what.add_argument("--uri", help="resource URI (resources/read)")
+    what.add_argument("--prompt-name", metavar="NAME", help="prompt name (prompts/get)")
+    what.add_argument(
+        "--prompt-args", action="append", default=[], metavar="KEY=VALUE", help="prompt arguments (prompts/get)"
+    )
+    what.add_argument("--log-level", choices=LOG_LEVELS, metavar="LEVEL", help=f"level: {', '.join(LOG_LEVELS)}")
+
+    server = parser.add_argument_group("server")
+    server.add_argument("-e", dest="env", action="append", default=[], metavar="KEY=VALUE", help="server env var")
+    server.add_argument("--cwd", metavar="DIR", help="working directory of the server process")
+    server.add_argument("--config", metavar="FILE", help="mcpServers-format JSON config file")
+    server.add_argument("--server", metavar="NAME", help="server entry of --config to run")
+    server.add_argument("--demo", action="store_true", help="run against the bundled demo server")
+    server.add_argument("--transport", metavar="TYPE", help="stdio (http and sse are not supported yet)")
+    server.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'", help=argparse.SUPPRESS)
+
+    conn = parser.add_argument_group("connection")
+    conn.add_argument(
+        "--protocol-version",
+        default=DEFAULT_PROTOCOL_VERSION,
+        metavar="V",
+        help=f"protocol version to offer (default {DEFAULT_PROTOCOL_VERSION})",
+    )
+    conn.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"request timeout, reset on progress (default {DEFAULT_TIMEOUT:g})",
+    )
+    conn.add_argument(
+        "--strict", action="store_true", help="exit 5 when the server violated the protocol, and print how"
+    )
+
+    out = parser.add_argument_group("output")
+    out.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+
+    load = parser.add_argument_group("load")
+    load.add_argument("--load", action="store_true", help="call --tool-name repeatedly and print a JSON summary")
+    load.add_argument(
+        "--load-concurrency",
+        type=_positive_int("--load-concurrency"),
+        default=None,
+        metavar="N",
+        help=f"calls in flight at once (default {DEFAULT_LOAD_CONCURRENCY})",
+    )
+    load.add_argument(
+        "--load-requests",
+        type=_positive_int("--load-requests"),
+        default=None,
+        metavar="N",
+        help=f"total calls (default {DEFAULT_LOAD_REQUESTS})",
+    )
+    return parser
+
+
+def _option_of(token: str) -> tuple[str, str | None] | None:
+    """Which of our options ``token`` is, and its inline value (``--x=v``, ``-eK=V``); None if not ours."""
+    if token.startswith("--"):
+        name, eq, value = token.partition("=")
+        if name in _OPTIONS:
+            return name, (value if eq else None)
+        return None
+    if token in _OPTIONS:
+        return token, None
+    for short in _SHORT_WITH_VALUE:
+        # attached form: -eKEY=VALUE (only with '=', so a server flag like -example is not taken for ours)
+        if token.startswith(short) and "=" in token[len(short) :]:
+            return short, token[len(short) :]
+    return None
+
+
+def _suggest(token: str) -> str:
+    name = token.partition("=")[0]
+    close = difflib.get_close_matches(name, [o for o in _OPTIONS if o.startswith("--") and o != "--cli"], n=1)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def split_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Split argv into (our option tokens, normalised for argparse) and (the server command)."""
+    ours: list[str] = []
+    target: list[str] = []
+    i = 0
+    n = len(argv)
+    while i < n:
+        token = argv[i]
+        i += 1
+        if token == "--":
+            target.extend(argv[i:])
+            break
+        found = _option_of(token) if token.startswith("-") and token != "-" else None
+        if found is None:
+            if token.startswith("-") and token != "-" and not target:
+                raise UsageError(f"unknown option {token}{_suggest(token)}")
+            target.append(token)
+            continue
+        name, inline = found
+        arity = _OPTIONS[name]
+        if arity == "flag":
+            if inline is not None:
+                raise UsageError(f"{name} does not take a value")
+            ours.append(name)
+            continue
+        values: list[str] = []
+        if inline is not None:
+            values.append(inline)
+        else:
+            if i >= n or argv[i] == "--" or (argv[i].startswith("-") and _option_of(argv[i]) is not None):
+                raise UsageError(f"{name} needs a value")
+            values.append(argv[i])
+            i += 1
+        if arity == "many":
+            while i < n and not argv[i].startswith("-") and "=" in argv[i]:
+                values.append(argv[i])
+                i += 1
+        ours.extend(f"{name}={value}" if name.startswith("--") else f"{name}{value}" for value in values)
+    return ours, target
+
+
+def sniff_format(argv: list[str]) -> Literal["text", "json"]:
+    """Best-effort ``--format`` before parsing succeeded, so usage errors can be printed as JSON too."""
+    for i, token in enumerate(argv):
+        if token == "--":
+            break
+        if token == "--format=json" or (token == "--format" and i + 1 < len(argv) and argv[i + 1] == "json"):
+            return "json"
+    return "text"
+
+
+def parse_pair(text: str, option: str) -> tuple[str, str]:
+    """``key=value`` -> (key, value). The value may contain ``=`` and may be empty; the key may not."""
+    key, eq, value = text.partition("=")
+    if not eq or not key:
+        raise UsageError(f"{option} expects KEY=VALUE, got {text!r}")
+    return key, value
+
+
+# Options that only make sense with one method, and the attribute that holds them.
+_METHOD_ONLY: Final = (
+    ("tool_name", "--tool-name", ("tools/call",)),
+    ("tool_arg", "--tool-arg", ("tools/call",)),
+    ("tool_args_json", "--tool-args-json", ("tools/call",)),
+    ("uri", "--uri", ("resources/read",)),
+    ("prompt_name", "--prompt-name", ("prompts/get",)),
+    ("prompt_args", "--prompt-args", ("prompts/get",)),
+    ("log_level", "--log-level", ("logging/setLevel",)),
+)
+_REQUIRED: Final = {
+    "tools/call": ("tool_name", "--tool-name"),
+    "resources/read": ("uri", "--uri"),
+    "prompts/get": ("prompt_name", "--prompt-name"),
+    "logging/setLevel": ("log_level", "--log-level"),
+}
+
+
+def _help_text() -> str:
+    return build_parser().format_help()
+
+
+def parse_args(argv: list[str]) -> CliOptions:
+    """Parse and validate a command line (without the leading ``--cli``, which is tolerated anyway)."""
+    ours, target = split_argv(argv)
+    ns = build_parser().parse_args(ours)
+    if ns.help:
+        raise HelpRequested(_help_text())
+    if ns.version:
+        from inspector import __version__
+
+        raise HelpRequested(f"mcp-inspect {__version__}")
+
+    opts = CliOptions(target=target, format=ns.format, strict=ns.strict, timeout=ns.timeout, demo=ns.demo)
+
+    # --- where the server comes from ---
+    sources = [
+        name
+        for name, given in (("TARGET", bool(target)), ("--config", ns.config is not None), ("--demo", ns.demo))
+        if given
+    ]
+    if len(sources) > 1:
+        raise UsageError(f"give the server one way only, not {' and '.join(sources)}")
+    if not sources:
+        raise UsageError(
+            "no server given: pass the server command (mcp-inspect --cli python server.py --method tools/list), "
+            "--config FILE --server NAME, or --demo"
+        )
+    if ns.server is not None and ns.config is None:
+        raise UsageError("--server needs --config FILE")
+    opts.config, opts.server = ns.config, ns.server
+    if target and target[0].startswith(("http://", "https://")):
+        raise UsageError(
+            f"HTTP targets are not supported yet ({target[0]}); this version connects to stdio server commands only"
+        )
+    if ns.transport is not None and ns.transport != "stdio":
+        if ns.transport in ("http", "sse", "streamable-http"):
+            raise UsageError(f"--transport {ns.transport}: HTTP targets are not supported yet; use stdio")
+        raise UsageError(f"--transport must be stdio (http and sse are not supported yet), not {ns.transport!r}")
+    if ns.header:
+        raise UsageError("--header is for HTTP targets, which are not supported yet")
+    for item in ns.env:
+        key, value = parse_pair(item, "-e")
+        opts.env[key] = value
+    opts.cwd = ns.cwd
+
+    # --- what to do ---
+    opts.load = ns.load
+    if ns.load:
+        if ns.method not in (None, "tools/call"):
+            raise UsageError(f"--load calls a tool; it cannot be combined with --method {ns.method}")
+        opts.method = "tools/call"
+        opts.load_concurrency = ns.load_concurrency or DEFAULT_LOAD_CONCURRENCY
+        opts.load_requests = ns.load_requests or DEFAULT_LOAD_REQUESTS
+    else:
+        for value, flag in ((ns.load_concurrency, "--load-concurrency"), (ns.load_requests, "--load-requests")):
+            if value is not None:
+                raise UsageError(f"{flag} only makes sense with --load")
+        if ns.method is None:
+            raise UsageError(f"--method is required{_hint_from_target(target)}; one of: {', '.join(METHODS)}")
+        opts.method = ns.method
+
+    for attr, flag, methods in _METHOD_ONLY:
+        value = getattr(ns, attr)
+        if value not in (None, []) and opts.method not in methods:
+            raise UsageError(f"{flag} is only used with --method {' or '.join(methods)}, not {opts.method}")
+    required = _REQUIRED.get(opts.method)
+    if required is not None and getattr(ns, required[0]) is None:
+        what = "--load" if opts.load else f"--method {opts.method}"
+        raise UsageError(f"{what} needs {required[1]}")
+
+    opts.tool_name = ns.tool_name
+    opts.tool_arg_pairs = [parse_pair(item, "--tool-arg") for item in ns.tool_arg]
+    if ns.tool_args_json is not None:
+        try:
+            parsed = json.loads(ns.tool_args_json)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"--tool-args-json is not valid JSON: {exc.msg} at column {exc.colno}") from None
+        if not isinstance(parsed, dict):
+            raise UsageError(f"--tool-args-json must be a JSON object, not {type(parsed).__name__}")
+        opts.tool_args_json = parsed
+    opts.uri = ns.uri
+    opts.prompt_name = ns.prompt_name
+    for item in ns.prompt_args:
+        key, value = parse_pair(item, "--prompt-args")
+        opts.prompt_args[key] = value
+    opts.log_level = ns.log_level
+    opts.protocol_version = _protocol_version(ns.protocol_version)
+    return opts
+
+
+def _protocol_version(version: str) -> str:
+    from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
+
+    if version in HANDSHAKE_VERSIONS:
+        return version
+    if version in KNOWN_VERSIONS:
+        raise UsageError(
+            f"--protocol-version {version} (modern era) is not supported yet; use one of "
+            f"{', '.join(HANDSHAKE_VERSIONS)}"
+        )
+    raise UsageError(f"--protocol-version: unknown version {version!r}; known: {', '.join(HANDSHAKE_VERSIONS)}")
+
+
+def _hint_from_target(target: list[str]) -> str:
+    """When ``--method`` is missing, a misspelt flag may have been passed to the server: say so."""
+    for token in target:
+        if token.startswith("--") and "--method" in _suggest(token):
+            return f" ({token} was passed to the server; did you mean --method?)"
+    return ""

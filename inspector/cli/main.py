@@ -1,0 +1,118 @@
+"""Entry point of ``mcp-inspect --cli``: parse, run, and turn every outcome into one line and an exit code.
+
+Nothing a server does may end in a Python traceback: every failure is one clear line on stderr
+(one ``{"error": ...}`` object with ``--format json``). Unexpected internal errors too, unless
+``MCP_INSPECT_DEBUG=1`` asks for the traceback. Ctrl-C exits 130 quietly.
+
+Imports are lazy: ``--help`` and usage errors never load the engine, and only ``--load`` loads
+the load runner.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from inspector.cli.args import CliOptions, HelpRequested, parse_args, sniff_format
+from inspector.cli.errors import CliFailure, UsageError
+from inspector.cli.exitcodes import ExitCode
+
+if TYPE_CHECKING:
+    from inspector.cli.config import ServerSpec
+    from inspector.cli.output import Reporter
+
+__all__ = ["DEBUG_ENV", "demo_overview", "main"]
+
+DEBUG_ENV = "MCP_INSPECT_DEBUG"
+
+
+def _debug() -> bool:
+    return os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _report(failure: CliFailure, fmt: str, err: TextIO) -> None:
+    from inspector.cli.output import error_document
+
+    err.write((error_document(failure.to_json()) if fmt == "json" else failure.line()) + "\n")
+    err.flush()
+
+
+def _quiet_stdout() -> None:
+    """stdout went away (``| head``): stop writing to it without another error at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+async def _run(opts: CliOptions, spec: ServerSpec, reporter: Reporter, overview: bool) -> int:
+    from inspector.cli.early import EarlyTransport
+    from inspector.transports.stdio import StdioTransport
+
+    # Spawn the server first: it boots while the engine is imported.
+    transport = EarlyTransport(StdioTransport(spec.command, list(spec.args), env=spec.env or None, cwd=spec.cwd))
+    await transport.prestart()
+    try:
+        from inspector.cli.run import run_method, run_overview
+    except BaseException:
+        await transport.close()
+        raise
+    runner = run_overview if overview else run_method
+    return await runner(opts, spec, reporter, transport)
+
+
+def _execute(opts: CliOptions, overview: bool) -> int:
+    import asyncio
+
+    from inspector.cli.config import resolve_server
+    from inspector.cli.output import Reporter
+
+    spec = resolve_server(
+        target=opts.target, config=opts.config, server=opts.server, demo=opts.demo, env=opts.env, cwd=opts.cwd
+    )
+    return asyncio.run(_run(opts, spec, Reporter(format=opts.format), overview))
+
+
+def _guarded(opts: CliOptions, fmt: str, overview: bool = False) -> int:
+    try:
+        return _execute(opts, overview)
+    except KeyboardInterrupt:
+        return ExitCode.INTERRUPTED
+    except CliFailure as failure:
+        _report(failure, fmt, sys.stderr)
+        return failure.exit_code
+    except BrokenPipeError:
+        _quiet_stdout()
+        return ExitCode.CONNECTION
+    except Exception as exc:
+        if _debug():
+            import traceback
+
+            traceback.print_exc()
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        hint = "" if _debug() else f" (set {DEBUG_ENV}=1 for the traceback)"
+        _report(CliFailure("internal", f"internal error: {detail}{hint}"), fmt, sys.stderr)
+        return ExitCode.CONNECTION
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``mcp-inspect --cli ...``: returns the exit code (see ``inspector.cli.exitcodes``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    fmt = sniff_format(args)
+    try:
+        opts = parse_args(args)
+    except HelpRequested as text:
+        sys.stdout.write(f"{text}\n")
+        return ExitCode.SUCCESS
+    except UsageError as failure:
+        _report(failure, fmt, sys.stderr)
+        return ExitCode.USAGE
+    return _guarded(opts, opts.format)
+
+
+def demo_overview(timeout: float = 60.0) -> int:
+    """List the bundled demo server's tools, resources and prompts in text form."""
+    opts = CliOptions(demo=True, method="tools/list", timeout=timeout)
+    return _guarded(opts, "text", overview=True)

@@ -1,0 +1,300 @@
+"""What the CLI prints: JSON documents for scripts, a readable rendering for people.
+
+Rendering never fails on a malformed result (servers send anything): whatever the readable
+renderer cannot handle is printed as pretty JSON instead.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final, TextIO
+
+from inspector.cli.coerce import declared_types
+from inspector.cli.errors import CliFailure
+
+__all__ = [
+    "Reporter",
+    "dump_json",
+    "error_document",
+    "pretty_json",
+    "render_text",
+    "result_document",
+    "violation_lines",
+]
+
+_DESCRIPTION_MAX: Final = 160
+_JSON_DIAGNOSTICS_MAX: Final = 500
+
+
+def dump_json(value: Any) -> str:
+    """Compact JSON on one line (results may be huge; indentation would only make them bigger)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr)
+
+
+def pretty_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+
+
+def result_document(result: Any) -> str:
+    """The one JSON object printed on stdout with ``--format json``."""
+    return dump_json({"result": result})
+
+
+def error_document(error: Mapping[str, Any]) -> str:
+    """The one JSON object printed on stderr with ``--format json`` when the run failed."""
+    return dump_json({"error": dict(error)})
+
+
+def violation_lines(diagnostics: Sequence[Any], limit: int = 50) -> list[str]:
+    """One line per diagnostic, for ``--strict`` in text format (at most ``limit``, then a count)."""
+    lines = [f"  {diagnostic}" for diagnostic in diagnostics[:limit]]
+    if len(diagnostics) > limit:
+        lines.append(f"  ... and {len(diagnostics) - limit} more")
+    return lines
+
+
+# --- readable rendering -------------------------------------------------------------------------
+
+
+def _first_line(text: Any) -> str:
+    if not isinstance(text, str):
+        return ""
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= _DESCRIPTION_MAX else line[: _DESCRIPTION_MAX - 1] + "…"
+
+
+def _name(value: Any) -> str:
+    return value if isinstance(value, str) else f"(invalid name: {json.dumps(value, default=repr)})"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _type_text(schema: Any, root: Mapping[str, Any]) -> str:
+    if isinstance(schema, Mapping) and isinstance(schema.get("enum"), list):
+        members = schema["enum"]
+        shown = ", ".join(json.dumps(m, ensure_ascii=False) for m in members[:6])
+        return f"one of {shown}{', …' if len(members) > 6 else ''}"
+    types = declared_types(schema, root)
+    if not types:
+        return "any"
+    return "|".join(sorted(types))
+
+
+def _items(result: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    value = result.get(key)
+    if not isinstance(value, list):
+        raise TypeError(f"{key} is not a list")
+    return [item for item in value if isinstance(item, Mapping)]
+
+
+def _render_tools(result: Mapping[str, Any]) -> str:
+    tools = _items(result, "tools")
+    lines = [_plural(len(tools), "tool")]
+    for tool in tools:
+        description = _first_line(tool.get("description"))
+        lines.append(f"- {_name(tool.get('name'))}" + (f": {description}" if description else ""))
+        schema = tool.get("inputSchema")
+        if not isinstance(schema, Mapping):
+            continue
+        props = schema.get("properties")
+        required_value = schema.get("required")
+        required: list[Any] = required_value if isinstance(required_value, list) else []
+        if isinstance(props, Mapping):
+            for name, prop in props.items():
+                flags = ", required" if name in required else ""
+                about = _first_line(prop.get("description")) if isinstance(prop, Mapping) else ""
+                lines.append(f"    {name}: {_type_text(prop, schema)}{flags}" + (f" — {about}" if about else ""))
+    return "\n".join(lines)
+
+
+def _render_resources(result: Mapping[str, Any], key: str, uri_key: str, word: str) -> str:
+    entries = _items(result, key)
+    lines = [_plural(len(entries), word)]
+    for entry in entries:
+        name = entry.get("title") or entry.get("name")
+        mime = entry.get("mimeType")
+        line = f"- {entry.get(uri_key)}"
+        if name:
+            line += f"  {name}"
+        if mime:
+            line += f" ({mime})"
+        lines.append(line)
+        description = _first_line(entry.get("description"))
+        if description:
+            lines.append(f"    {description}")
+    return "\n".join(lines)
+
+
+def _render_prompts(result: Mapping[str, Any]) -> str:
+    prompts = _items(result, "prompts")
+    lines = [_plural(len(prompts), "prompt")]
+    for prompt in prompts:
+        description = _first_line(prompt.get("description"))
+        lines.append(f"- {_name(prompt.get('name'))}" + (f": {description}" if description else ""))
+        arguments = prompt.get("arguments")
+        if isinstance(arguments, list):
+            for argument in arguments:
+                if not isinstance(argument, Mapping):
+                    continue
+                flags = " (required)" if argument.get("required") else ""
+                about = _first_line(argument.get("description"))
+                lines.append(f"    {argument.get('name')}{flags}" + (f" — {about}" if about else ""))
+    return "\n".join(lines)
+
+
+def _blob_size(data: Any) -> str:
+    if not isinstance(data, str):
+        return "no data"
+    try:
+        return f"{len(base64.b64decode(data, validate=True))} bytes"
+    except (binascii.Error, ValueError):
+        return f"{len(data)} characters of invalid base64"
+
+
+def _render_resource_contents(contents: Mapping[str, Any]) -> list[str]:
+    header = f"[resource {contents.get('uri')}" + (f" ({contents['mimeType']})" if contents.get("mimeType") else "")
+    if isinstance(contents.get("text"), str):
+        return [header + "]", contents["text"]]
+    return [header + f", {_blob_size(contents.get('blob'))}]"]
+
+
+def _render_content(item: Any) -> list[str]:
+    if not isinstance(item, Mapping):
+        return [pretty_json(item)]
+    kind = item.get("type")
+    if kind == "text":
+        return [str(item.get("text", ""))]
+    if kind in ("image", "audio"):
+        return [f"[{kind} {item.get('mimeType', '?')}, {_blob_size(item.get('data'))}]"]
+    if kind == "resource_link":
+        name = item.get("title") or item.get("name")
+        return [f"[resource link {item.get('uri')}" + (f" ({name})" if name else "") + "]"]
+    if kind == "resource" and isinstance(item.get("resource"), Mapping):
+        return _render_resource_contents(item["resource"])
+    return [pretty_json(item)]
+
+
+def _render_tool_result(result: Mapping[str, Any]) -> str:
+    lines: list[str] = []
+    if result.get("isError") is True:
+        lines.append("tool returned an error (isError: true):")
+    content = result.get("content")
+    if isinstance(content, list):
+        for item in content:
+            lines.extend(_render_content(item))
+    if "structuredContent" in result:
+        lines.append("structuredContent:")
+        lines.append(pretty_json(result["structuredContent"]))
+    if not lines:
+        lines.append("(no content)")
+    return "\n".join(lines)
+
+
+def _render_read(result: Mapping[str, Any]) -> str:
+    lines: list[str] = []
+    for contents in _items(result, "contents"):
+        lines.extend(_render_resource_contents(contents))
+    return "\n".join(lines) if lines else "(no contents)"
+
+
+def _render_prompt(result: Mapping[str, Any]) -> str:
+    lines: list[str] = []
+    description = result.get("description")
+    if isinstance(description, str) and description:
+        lines.append(description)
+    for message in _items(result, "messages"):
+        content = message.get("content")
+        items = content if isinstance(content, list) else [content]
+        body: list[str] = []
+        for item in items:
+            body.extend(_render_content(item))
+        lines.append(f"[{message.get('role')}] " + "\n".join(body))
+    return "\n".join(lines) if lines else "(no messages)"
+
+
+def _render_empty(result: Mapping[str, Any]) -> str:
+    return "ok" if not result else pretty_json(result)
+
+
+_RENDERERS: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
+    "tools/list": _render_tools,
+    "resources/list": lambda r: _render_resources(r, "resources", "uri", "resource"),
+    "resources/templates/list": lambda r: _render_resources(r, "resourceTemplates", "uriTemplate", "template"),
+    "prompts/list": _render_prompts,
+    "tools/call": _render_tool_result,
+    "resources/read": _render_read,
+    "prompts/get": _render_prompt,
+    "ping": _render_empty,
+    "logging/setLevel": _render_empty,
+}
+
+
+def render_text(method: str, result: Any) -> str:
+    """A readable rendering of one method's result; pretty JSON for anything unexpected."""
+    renderer = _RENDERERS.get(method)
+    if renderer is not None and isinstance(result, Mapping):
+        try:
+            return renderer(result)
+        except (TypeError, ValueError, AttributeError, KeyError):
+            pass
+    return pretty_json(result)
+
+
+# --- the reporter -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Reporter:
+    """Where output goes, in which format."""
+
+    format: str = "text"
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    err: TextIO = field(default_factory=lambda: sys.stderr)
+
+    def warn(self, message: str) -> None:
+        """A warning line; only in text format (with --format json stderr carries only the error object)."""
+        if self.format == "text":
+            self.err.write(f"warning: {message}\n")
+            self.err.flush()
+
+    def result(self, method: str, result: Any) -> None:
+        text = result_document(result) if self.format == "json" else render_text(method, result)
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def raw_json(self, value: Any) -> None:
+        """Print a JSON value as is in text format, wrapped as ``{"result": ...}`` in json format."""
+        self.out.write((result_document(value) if self.format == "json" else pretty_json(value)) + "\n")
+        self.out.flush()
+
+    def failure(self, failure: CliFailure) -> None:
+        if self.format == "json":
+            self.err.write(error_document(failure.to_json()) + "\n")
+        else:
+            self.err.write(failure.line() + "\n")
+        self.err.flush()
+
+    def violations(self, diagnostics: list[Any], cause: CliFailure | None) -> None:
+        """The --strict report: what the server did wrong (and what else failed, if anything)."""
+        n = len(diagnostics)
+        message = f"the server violated the protocol {n} time{'s' if n != 1 else ''}"
+        if self.format == "json":
+            extra: dict[str, Any] = {"diagnostics": [d.to_json() for d in diagnostics[:_JSON_DIAGNOSTICS_MAX]]}
+            if n > _JSON_DIAGNOSTICS_MAX:
+                extra["omitted"] = n - _JSON_DIAGNOSTICS_MAX
+            if cause is not None:
+                extra["cause"] = cause.to_json()
+            self.err.write(error_document(CliFailure("violation", message, extra=extra).to_json()) + "\n")
+        else:
+            if cause is not None:
+                self.err.write(cause.line() + "\n")
+            self.err.write(f"error: {message}:\n")
+            self.err.write("\n".join(violation_lines(diagnostics)) + "\n")
+        self.err.flush()

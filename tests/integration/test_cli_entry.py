@@ -1,0 +1,117 @@
+"""The ``mcp-inspect`` entry point: mode selection, help, usage errors, and what each mode imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from inspector.__main__ import main
+
+
+def run(*args: str, timeout: float = 90, importtime: bool = False) -> subprocess.CompletedProcess[str]:
+    flags = ["-X", "importtime"] if importtime else []
+    proc = subprocess.run(
+        [sys.executable, *flags, "-m", "inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ),
+        check=False,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def imported(stderr: str) -> set[str]:
+    """Module names from ``-X importtime`` output."""
+    names = set()
+    for line in stderr.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            names.add(line.rsplit("|", 1)[1].strip())
+    return names
+
+
+def test_no_arguments_says_the_window_is_not_built() -> None:
+    proc = run()
+    assert proc.returncode == 4
+    assert "window is not built yet" in proc.stderr
+    assert "mcp-inspect --cli" in proc.stderr
+    proc = run("some", "thing")
+    assert proc.returncode == 4
+
+
+def test_help_and_version() -> None:
+    proc = run("--cli", "--help")
+    assert proc.returncode == 0
+    assert "exit codes:" in proc.stdout and "--tool-arg" in proc.stdout
+    assert proc.stderr == ""
+    proc = run("--cli", "--version")
+    assert proc.returncode == 0 and proc.stdout.startswith("mcp-inspect ")
+
+
+def test_demo_without_cli_lists_everything() -> None:
+    proc = run("--demo")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("inspector-demo ")
+    for section in ("== tools/list", "== resources/list", "== resources/templates/list", "== prompts/list"):
+        assert section in out
+    assert "- echo: " in out and "- demo://text/hello" in out and "- greeting: " in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_usage_error_exit_4(fmt: str) -> None:
+    proc = run("--cli", "--format", fmt, "--metod", "tools/list", "python", "server.py")
+    assert proc.returncode == 4
+    assert proc.stdout == ""
+    if fmt == "json":
+        assert json.loads(proc.stderr) == {"error": {"kind": "usage", "message": "unknown option --metod (did you mean --method?)"}}  # fmt: skip  # noqa: E501
+    else:
+        assert proc.stderr == "usage error: unknown option --metod (did you mean --method?)\n"
+
+
+def test_http_target_is_not_supported_yet() -> None:
+    proc = run("--cli", "http://127.0.0.1:9/mcp", "--method", "tools/list")
+    assert proc.returncode == 4
+    assert "HTTP targets are not supported yet" in proc.stderr
+
+
+def test_cli_flag_after_double_dash_belongs_to_the_server() -> None:
+    proc = run("--", "--cli")
+    assert proc.returncode == 4
+    assert "window is not built yet" in proc.stderr
+
+
+def test_cli_imports_no_qt_and_starts_lean() -> None:
+    proc = run("--cli", "--help", importtime=True)
+    assert proc.returncode == 0
+    names = imported(proc.stderr)
+    assert "inspector.cli.args" in names
+    for heavy in ("asyncio", "pydantic", "mcp_types", "jsonschema", "PySide6", "inspector.client.connection"):
+        assert heavy not in names, heavy
+
+    proc = run("--cli", "--demo", "--method", "ping", importtime=True)
+    assert proc.returncode == 0, proc.stderr
+    names = imported(proc.stderr)
+    for forbidden in (
+        "PySide6",
+        "qasync",
+        "inspector.ui",
+        "jsonschema",
+        "mcp",
+        "httpx",
+        "httpx2",
+        "inspector.cli.load",
+    ):
+        assert forbidden not in names, forbidden
+
+
+def test_window_mode_imports_nothing_of_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    before = set(sys.modules)
+    assert main(["--bogus-window-flag"]) == 4
+    assert not {m for m in set(sys.modules) - before if m.startswith("inspector.cli")}
+    assert "window is not built yet" in capsys.readouterr().err

@@ -1,0 +1,203 @@
+"""Command-line parsing of ``mcp-inspect --cli``: the official CLI's flags, intermixed TARGET, usage errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from inspector.cli.args import (
+    DEFAULT_LOAD_CONCURRENCY,
+    DEFAULT_LOAD_REQUESTS,
+    HelpRequested,
+    parse_args,
+    parse_pair,
+    sniff_format,
+    split_argv,
+)
+from inspector.cli.errors import UsageError
+from inspector.cli.exitcodes import ExitCode
+
+
+def usage_error(argv: list[str]) -> str:
+    with pytest.raises(UsageError) as info:
+        parse_args(argv)
+    assert info.value.exit_code == ExitCode.USAGE
+    return info.value.message
+
+
+@pytest.mark.parametrize(
+    ("argv", "target", "method"),
+    [
+        (["python", "server.py", "--method", "tools/list"], ["python", "server.py"], "tools/list"),
+        (["--method", "tools/list", "python", "server.py"], ["python", "server.py"], "tools/list"),
+        (["--method", "tools/list", "--", "python", "server.py"], ["python", "server.py"], "tools/list"),
+        (["--method=ping", "python", "-m", "mod", "-x"], ["python", "-m", "mod", "-x"], "ping"),
+        # the server's own clashing flags go after --
+        (
+            ["--method", "ping", "--", "srv", "--timeout", "5", "--method"],
+            ["srv", "--timeout", "5", "--method"],
+            "ping",
+        ),
+        (["--cli", "srv", "--method", "ping"], ["srv"], "ping"),
+        (["srv", "-", "--method", "ping"], ["srv", "-"], "ping"),
+    ],
+)
+def test_target_and_options_intermix(argv: list[str], target: list[str], method: str) -> None:
+    opts = parse_args(argv)
+    assert opts.target == target
+    assert opts.method == method
+    assert opts.format == "text"
+    assert opts.timeout == 60.0
+    assert opts.protocol_version == "2025-11-25"
+    assert not opts.strict
+
+
+def test_all_tool_call_flags() -> None:
+    opts = parse_args(
+        [
+            "node", "build/index.js", "--method", "tools/call", "--tool-name", "add",
+            "--tool-arg", "a=1", "b=2", "--tool-arg", "c=x=y", "-e", "K=V", "-eK2=", "--cwd", "/tmp",
+            "--format", "json", "--timeout", "2.5", "--strict", "--protocol-version", "2025-06-18",
+        ]
+    )  # fmt: skip
+    assert opts.target == ["node", "build/index.js"]
+    assert opts.tool_name == "add"
+    assert opts.tool_arg_pairs == [("a", "1"), ("b", "2"), ("c", "x=y")]
+    assert opts.env == {"K": "V", "K2": ""}
+    assert opts.cwd == "/tmp"
+    assert opts.format == "json"
+    assert opts.timeout == 2.5
+    assert opts.strict
+    assert opts.protocol_version == "2025-06-18"
+
+
+def test_variadic_tool_arg_stops_at_non_pairs() -> None:
+    # after the pairs, a token without '=' starts (or continues) the server command
+    opts = parse_args(["--method", "tools/call", "--tool-name", "t", "--tool-arg", "a=1", "b=2", "srv", "x=1"])
+    assert opts.tool_arg_pairs == [("a", "1"), ("b", "2")]
+    assert opts.target == ["srv", "x=1"]
+
+
+def test_tool_args_json_and_prompt_args() -> None:
+    opts = parse_args(["s", "--method", "tools/call", "--tool-name", "t", "--tool-args-json", '{"a": [1, 2]}'])
+    assert opts.tool_args_json == {"a": [1, 2]}
+    opts = parse_args(["s", "--method", "prompts/get", "--prompt-name", "p", "--prompt-args", "a=1", "b=two"])
+    assert opts.prompt_args == {"a": "1", "b": "two"}
+    assert opts.prompt_name == "p"
+
+
+def test_other_methods() -> None:
+    assert parse_args(["s", "--method", "resources/read", "--uri", "demo://x"]).uri == "demo://x"
+    assert parse_args(["s", "--method", "logging/setLevel", "--log-level", "debug"]).log_level == "debug"
+    for method in ("ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list"):
+        assert parse_args(["s", "--method", method]).method == method
+
+
+def test_load_defaults_and_values() -> None:
+    opts = parse_args(["s", "--load", "--tool-name", "echo", "--tool-arg", "message=hi"])
+    assert opts.load and opts.method == "tools/call"
+    assert (opts.load_concurrency, opts.load_requests) == (DEFAULT_LOAD_CONCURRENCY, DEFAULT_LOAD_REQUESTS)
+    opts = parse_args(["s", "--load", "--tool-name", "e", "--load-concurrency", "8", "--load-requests", "1000"])
+    assert (opts.load_concurrency, opts.load_requests) == (8, 1000)
+    opts = parse_args(["s", "--method", "tools/call", "--load", "--tool-name", "e"])
+    assert opts.load
+
+
+def test_config_and_demo_sources() -> None:
+    opts = parse_args(["--config", "mcp.json", "--server", "time", "--method", "tools/list"])
+    assert (opts.config, opts.server, opts.target) == ("mcp.json", "time", [])
+    opts = parse_args(["--demo", "--method", "tools/list"])
+    assert opts.demo and opts.target == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["--metod", "tools/list", "srv"], "did you mean --method"),
+        (["--bogus", "srv", "--method", "ping"], "unknown option --bogus"),
+        (["srv"], "--method is required"),
+        (["srv", "--metod", "tools/list"], "--metod was passed to the server; did you mean --method"),
+        (["--method", "tools/list"], "no server given"),
+        (["srv", "--method", "nope"], "invalid choice"),
+        (["srv", "--method"], "--method needs a value"),
+        (["srv", "--method", "--strict"], "--method needs a value"),
+        (["srv", "--method", "tools/call"], "needs --tool-name"),
+        (["srv", "--method", "resources/read"], "needs --uri"),
+        (["srv", "--method", "prompts/get"], "needs --prompt-name"),
+        (["srv", "--method", "logging/setLevel"], "needs --log-level"),
+        (["srv", "--method", "logging/setLevel", "--log-level", "loud"], "invalid choice"),
+        (["srv", "--method", "tools/list", "--tool-name", "x"], "--tool-name is only used with --method tools/call"),
+        (["srv", "--method", "tools/list", "--uri", "x"], "--uri is only used with --method resources/read"),
+        (["srv", "--method", "ping", "--prompt-args", "a=1"], "--prompt-args is only used with --method prompts/get"),
+        (["srv", "--method", "tools/call", "--tool-name", "t", "--tool-arg", "novalue"], "expects KEY=VALUE"),
+        (["srv", "--method", "tools/call", "--tool-name", "t", "--tool-arg", "=v"], "expects KEY=VALUE"),
+        (["srv", "--method", "tools/call", "--tool-name", "t", "--tool-args-json", "{"], "not valid JSON"),
+        (["srv", "--method", "tools/call", "--tool-name", "t", "--tool-args-json", "[1]"], "must be a JSON object"),
+        (["srv", "--method", "ping", "-e", "NOEQUALS"], "-e expects KEY=VALUE"),
+        (["srv", "--method", "ping", "--format", "yaml"], "invalid choice"),
+        (["srv", "--method", "ping", "--timeout", "0"], "positive"),
+        (["srv", "--method", "ping", "--timeout", "soon"], "number of seconds"),
+        (["srv", "--method", "ping", "--strict=yes"], "does not take a value"),
+        (["srv", "--method", "ping", "--load-requests", "5"], "only makes sense with --load"),
+        (["srv", "--load", "--method", "tools/list"], "cannot be combined with --method tools/list"),
+        (["srv", "--load"], "--load needs --tool-name"),
+        (["srv", "--load", "--tool-name", "t", "--load-concurrency", "0"], "at least 1"),
+        (["srv", "--load", "--tool-name", "t", "--load-requests", "many"], "whole number"),
+        (["srv", "--config", "c.json", "--method", "ping"], "not TARGET and --config"),
+        (["--demo", "--config", "c.json", "--method", "ping"], "not --config and --demo"),
+        (["srv", "--server", "x", "--method", "ping"], "--server needs --config"),
+        (["http://localhost:3000/mcp", "--method", "ping"], "HTTP targets are not supported yet"),
+        (["https://example.com/mcp", "--method", "ping"], "HTTP targets are not supported yet"),
+        (["srv", "--transport", "http", "--method", "ping"], "HTTP targets are not supported yet"),
+        (["srv", "--transport", "carrier-pigeon", "--method", "ping"], "--transport must be stdio"),
+        (["srv", "--header", "A: b", "--method", "ping"], "--header is for HTTP targets"),
+    ],
+)
+def test_usage_errors(argv: list[str], fragment: str) -> None:
+    assert fragment in usage_error(argv)
+
+
+def test_no_abbreviations() -> None:
+    # --tool would silently mean --tool-name with argparse's default abbreviation matching
+    assert "unknown option --tool" in usage_error(["--tool", "x", "srv", "--method", "ping"])
+
+
+def test_transport_stdio_is_accepted() -> None:
+    assert parse_args(["srv", "--transport", "stdio", "--method", "ping"]).target == ["srv"]
+
+
+def test_help_lists_exit_codes_and_methods() -> None:
+    with pytest.raises(HelpRequested) as info:
+        parse_args(["--help"])
+    text = str(info.value)
+    for line in ("exit codes:", "0  success", "1  connection failure", "2  protocol error response",
+                 "3  tool result with isError", "4  invalid usage", "5  protocol violation"):  # fmt: skip
+        assert line in text
+    assert "--tool-arg" in text and "--load-concurrency" in text and "resources/templates/list" in text
+    with pytest.raises(HelpRequested):
+        parse_args(["srv", "-h"])
+    with pytest.raises(HelpRequested) as info:
+        parse_args(["--version"])
+    assert str(info.value).startswith("mcp-inspect ")
+
+
+def test_split_argv_normalises_values_for_argparse() -> None:
+    ours, target = split_argv(["--uri", "-odd", "srv", "-e", "A=-1", "--tool-arg", "x=-2", "y=3"])
+    assert ours == ["--uri=-odd", "-eA=-1", "--tool-arg=x=-2", "--tool-arg=y=3"]
+    assert target == ["srv"]
+    # -e attached only with '=': a server's -example flag stays the server's
+    ours, target = split_argv(["srv", "-example"])
+    assert (ours, target) == ([], ["srv", "-example"])
+
+
+def test_sniff_format() -> None:
+    assert sniff_format(["--format", "json", "--bogus"]) == "json"
+    assert sniff_format(["--format=json"]) == "json"
+    assert sniff_format(["--format", "text"]) == "text"
+    assert sniff_format(["--", "srv", "--format", "json"]) == "text"
+
+
+def test_parse_pair() -> None:
+    assert parse_pair("a=b=c", "--x") == ("a", "b=c")
+    assert parse_pair("a=", "--x") == ("a", "")
+    with pytest.raises(UsageError):
+        parse_pair("a", "--x")

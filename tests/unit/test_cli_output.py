@@ -1,0 +1,153 @@
+"""Output of the CLI: JSON documents and the readable rendering (which never fails)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from inspector.cli.errors import CliFailure, UsageError
+from inspector.cli.exitcodes import ExitCode
+from inspector.cli.output import error_document, render_text, result_document, violation_lines
+from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
+
+
+def test_json_documents() -> None:
+    assert json.loads(result_document({"tools": []})) == {"result": {"tools": []}}
+    assert "\n" not in result_document({"text": "a\nb"})
+    failure = CliFailure("protocol", "Method not found", code=-32601, data={"x": 1})
+    assert json.loads(error_document(failure.to_json())) == {
+        "error": {"kind": "protocol", "message": "Method not found", "code": -32601, "data": {"x": 1}}
+    }
+    assert json.loads(error_document(UsageError("bad").to_json())) == {"error": {"kind": "usage", "message": "bad"}}
+
+
+def test_failure_lines_and_exit_codes() -> None:
+    assert UsageError("x").line() == "usage error: x"
+    assert CliFailure("protocol", "nope", code=-32601).line() == "error: server returned error -32601: nope"
+    assert CliFailure("connection", "server process exited").line() == "error: server process exited"
+    assert CliFailure("connection", "x").exit_code == ExitCode.CONNECTION
+    assert CliFailure("protocol", "x").exit_code == ExitCode.PROTOCOL_ERROR
+    assert CliFailure("tool", "x").exit_code == ExitCode.TOOL_ERROR
+    assert CliFailure("usage", "x").exit_code == ExitCode.USAGE
+    assert CliFailure("violation", "x").exit_code == ExitCode.VIOLATION
+    assert CliFailure("protocol", "x", code=1, data=None, has_data=True).to_json()["data"] is None
+
+
+def test_exit_code_values_are_stable() -> None:
+    assert [int(c) for c in ExitCode] == [0, 1, 2, 3, 4, 5, 130]
+
+
+TOOLS = {
+    "tools": [
+        {
+            "name": "add",
+            "description": "Add two numbers\nmore detail",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "a": {"type": "integer", "description": "first"},
+                    "b": {"type": ["number", "null"]},
+                    "mode": {"enum": ["fast", "slow"]},
+                    "any": {},
+                },
+                "required": ["a"],
+            },
+        },
+        {"name": "bare"},
+    ]
+}
+
+
+def test_tools_list_rendering() -> None:
+    text = render_text("tools/list", TOOLS)
+    assert text.splitlines() == [
+        "2 tools",
+        "- add: Add two numbers",
+        "    a: integer, required — first",
+        "    b: null|number",
+        '    mode: one of "fast", "slow"',
+        "    any: any",
+        "- bare",
+    ]
+
+
+def test_other_renderings() -> None:
+    resources = {"resources": [{"uri": "demo://a", "name": "a", "title": "A", "mimeType": "text/plain"}]}
+    assert render_text("resources/list", resources) == "1 resource\n- demo://a  A (text/plain)"
+    templates = {"resourceTemplates": [{"uriTemplate": "demo://{id}", "name": "item", "description": "An item"}]}
+    assert render_text("resources/templates/list", templates) == "1 template\n- demo://{id}  item\n    An item"
+    prompts = {"prompts": [{"name": "greet", "arguments": [{"name": "who", "required": True}, {"name": "tone"}]}]}
+    assert render_text("prompts/list", prompts) == "1 prompt\n- greet\n    who (required)\n    tone"
+    assert render_text("ping", {}) == "ok"
+    assert render_text("logging/setLevel", {}) == "ok"
+
+
+def test_tool_result_rendering() -> None:
+    result: dict[str, Any] = {
+        "content": [
+            {"type": "text", "text": "hello"},
+            {"type": "image", "mimeType": "image/png", "data": "AAAA"},
+            {"type": "audio", "mimeType": "audio/wav", "data": "!!"},
+            {"type": "resource_link", "uri": "demo://x", "name": "x"},
+            {"type": "resource", "resource": {"uri": "demo://t", "mimeType": "text/plain", "text": "inner"}},
+            {"type": "resource", "resource": {"uri": "demo://b", "blob": "AAAA"}},
+            {"type": "mystery", "v": 1},
+        ],
+        "structuredContent": {"sum": 3},
+    }
+    text = render_text("tools/call", result)
+    assert "hello" in text
+    assert "[image image/png, 3 bytes]" in text
+    assert "[audio audio/wav, 2 characters of invalid base64]" in text
+    assert "[resource link demo://x (x)]" in text
+    assert "[resource demo://t (text/plain)]\ninner" in text
+    assert "[resource demo://b, 3 bytes]" in text
+    assert '"mystery"' in text
+    assert 'structuredContent:\n{\n  "sum": 3\n}' in text
+    error = render_text("tools/call", {"content": [{"type": "text", "text": "bad"}], "isError": True})
+    assert error == "tool returned an error (isError: true):\nbad"
+    assert render_text("tools/call", {"content": []}) == "(no content)"
+
+
+def test_read_and_prompt_rendering() -> None:
+    read = {"contents": [{"uri": "demo://a", "text": "body"}, {"uri": "demo://b", "mimeType": "image/png", "blob": ""}]}
+    assert render_text("resources/read", read) == "[resource demo://a]\nbody\n[resource demo://b (image/png), 0 bytes]"
+    prompt = {
+        "description": "Greeting",
+        "messages": [
+            {"role": "user", "content": {"type": "text", "text": "Say hi"}},
+            {"role": "assistant", "content": {"type": "image", "mimeType": "image/png", "data": "AAAA"}},
+        ],
+    }
+    assert render_text("prompts/get", prompt) == "Greeting\n[user] Say hi\n[assistant] [image image/png, 3 bytes]"
+
+
+@pytest.mark.parametrize(
+    ("method", "result"),
+    [
+        ("tools/list", {"tools": "nope"}),
+        ("tools/list", {"tools": [{"description": "no name", "inputSchema": "nope"}, 42, {"name": 42}]}),
+        ("tools/list", []),
+        ("resources/list", {}),
+        ("prompts/list", {"prompts": [{"name": "p", "arguments": [1, {"name": "a"}]}]}),
+        ("tools/call", {"content": "x"}),
+        ("tools/call", {"content": [None, 1, {"type": "text"}]}),
+        ("resources/read", {"contents": None}),
+        ("prompts/get", {"messages": [{"role": "user", "content": None}]}),
+        ("unknown/method", {"a": 1}),
+        ("ping", {"unexpected": True}),
+        ("tools/call", None),
+    ],
+)
+def test_malformed_results_never_raise(method: str, result: Any) -> None:
+    assert isinstance(render_text(method, result), str)
+
+
+def test_violation_lines() -> None:
+    diagnostic = Diagnostic(DiagnosticCode.INVALID_JSON, "not JSON", path="$.x")
+    assert violation_lines([diagnostic]) == ["  [invalid-json] not JSON at $.x"]
+    many = [diagnostic] * 60
+    lines = violation_lines(many)
+    assert len(lines) == 51 and lines[-1] == "  ... and 10 more"
