@@ -1,0 +1,202 @@
+"""How a recording is stored: the SQLite schema, its statements, and ids and text as stored.
+
+Package-internal: the public names live in :mod:`inspector.store.recording`.
+
+Schema (version 1, also in ``PRAGMA user_version``)::
+
+    meta(key TEXT PRIMARY KEY, value TEXT)            -- WITHOUT ROWID
+        schema_version, app_version, created_wall (time.time()), created_mono (time.monotonic()),
+        label, target (what we connected to), fts ("fts5" | "none"), fts_max_bytes
+
+    messages(
+        seq         INTEGER PRIMARY KEY,  -- 1, 2, 3 ... in record order, never reused, no gaps
+        mono        REAL NOT NULL,        -- time.monotonic() at record time (durations, latencies)
+        wall        REAL NOT NULL,        -- time.time() at record time (display)
+        direction   TEXT NOT NULL,        -- "out" client->server, "in" server->client and transport events
+        kind        TEXT NOT NULL,        -- inspector.protocol.wire.Kind value
+        method      TEXT,                 -- for responses: the method of the request they answer, when known
+        msg_id      TEXT,                 -- JSON-RPC id as text ...
+        id_type     TEXT,                 -- ... and its type: "int" | "str" ("json" for anything else)
+        size        INTEGER NOT NULL,     -- bytes on the wire (before redaction)
+        raw         BLOB NOT NULL,        -- the frame's bytes exactly (after redaction); event text for
+                                          -- stderr/transport rows
+        diagnostics TEXT,                 -- JSON array of Diagnostic.to_json(), NULL when none
+        diag_count  INTEGER NOT NULL,
+        forced      INTEGER NOT NULL,     -- 1: sent although the capability was not declared
+        latency     REAL                  -- seconds from the request to this response
+    )
+    INDEX messages_kind_method ON messages(kind, method)
+    INDEX messages_msg_id      ON messages(msg_id, direction) WHERE msg_id IS NOT NULL
+    INDEX messages_diag        ON messages(diag_count)        WHERE diag_count > 0
+    INDEX messages_big         ON messages(seq)               WHERE length(raw) > 1048576
+
+    counts(kind, direction, method, has_diag, n)      -- WITHOUT ROWID, PRIMARY KEY (kind, direction,
+                                                      -- method, has_diag); method "" when NULL
+    messages_fts USING fts5(body, content='', columnsize=0)   -- only when FTS5 is available
+
+Design notes:
+
+* ``counts`` is a running summary kept in the same transaction as the rows. It answers ``count()``
+  for any filter without text instantly at a million rows, lists the methods for a filter menu,
+  and tells ``rows()`` whether a filter is selective enough to use an index or whether walking
+  the table in ``seq`` order finds a page sooner.
+* One index on ``(kind, method)`` serves kind filters and method filters (the kinds a method
+  occurs with come from ``counts``). The id index and the diagnostics index are partial, so a
+  flood of notifications pays for the table, one index and the full-text index only.
+* ``messages_fts`` is contentless (``rowid`` = ``seq``) and indexes the first 1 MiB of each
+  payload's text; rows larger than that are also searched by substring through the small
+  ``messages_big`` index, so nothing is missed. Search is case-insensitive and matches word
+  prefixes: each whitespace-separated term is a phrase whose last word may continue
+  (``tools/li`` finds ``"tools/list"``); all terms must match. A term with punctuation must also
+  occur as typed (``LIKE``, checked only on the rows the index found). Terms without a letter or
+  digit, and every term when FTS5 is missing (or ``use_fts=False``), use ``LIKE`` substring
+  matching alone (a scan).
+* Ids are stored as text plus their type so that ``1`` and ``"1"`` stay distinct; pairing a
+  request with its response uses ``(msg_id, direction)``.
+* WAL journal with ``synchronous=NORMAL`` while recording; ``close()`` switches the file back to
+  a rollback journal so that a finished recording is one self-contained file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Final
+
+from inspector import __version__
+
+__all__ = [
+    "COLUMNS",
+    "FTS_MAX_BYTES",
+    "INSERT_FTS",
+    "INSERT_MESSAGE",
+    "SCHEMA_VERSION",
+    "UPSERT_COUNT",
+    "Row",
+    "encode_id",
+    "fts5_available",
+    "fts_body",
+    "initialise",
+    "table_names",
+]
+
+SCHEMA_VERSION: Final = 1
+FTS_MAX_BYTES: Final = 1 << 20
+"""How much of each payload the full-text index sees; larger rows are searched by substring."""
+
+_SCHEMA: Final = f"""
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE messages(
+    seq INTEGER PRIMARY KEY,
+    mono REAL NOT NULL,
+    wall REAL NOT NULL,
+    direction TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    method TEXT,
+    msg_id TEXT,
+    id_type TEXT,
+    size INTEGER NOT NULL,
+    raw BLOB NOT NULL,
+    diagnostics TEXT,
+    diag_count INTEGER NOT NULL,
+    forced INTEGER NOT NULL,
+    latency REAL
+);
+CREATE INDEX messages_kind_method ON messages(kind, method);
+CREATE INDEX messages_msg_id ON messages(msg_id, direction) WHERE msg_id IS NOT NULL;
+CREATE INDEX messages_diag ON messages(diag_count) WHERE diag_count > 0;
+CREATE INDEX messages_big ON messages(seq) WHERE length(raw) > {FTS_MAX_BYTES};
+CREATE TABLE counts(
+    kind TEXT NOT NULL,
+    direction TEXT NOT NULL,
+    method TEXT NOT NULL,
+    has_diag INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (kind, direction, method, has_diag)
+) WITHOUT ROWID;
+"""
+_FTS_SCHEMA: Final = "CREATE VIRTUAL TABLE messages_fts USING fts5(body, content='', columnsize=0)"
+
+INSERT_MESSAGE: Final = "INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_FTS: Final = "INSERT INTO messages_fts(rowid, body) VALUES (?, ?)"
+UPSERT_COUNT: Final = (
+    "INSERT INTO counts VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (kind, direction, method, has_diag) DO UPDATE SET n = n + excluded.n"
+)
+COLUMNS: Final = (
+    "seq, mono, wall, direction, kind, method, msg_id, id_type, size, {raw}, length(raw), diagnostics, diag_count, "
+    "forced, latency"
+)
+
+# A buffered row, in the column order of ``messages``.
+Row = tuple[
+    int, float, float, str, str, str | None, str | None, str | None, int, bytes, str | None, int, int, float | None
+]
+
+
+_fts5_cache: list[bool] = []
+
+
+def fts5_available() -> bool:
+    """Whether this Python's SQLite has the FTS5 module (checked once)."""
+    if not _fts5_cache:
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.execute("CREATE VIRTUAL TABLE probe USING fts5(body)")
+        except sqlite3.Error:
+            _fts5_cache.append(False)
+        else:
+            _fts5_cache.append(True)
+        finally:
+            conn.close()
+    return _fts5_cache[0]
+
+
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def initialise(conn: sqlite3.Connection, fts: bool, label: str | None, target: str | None) -> None:
+    """Create the tables (and, with ``fts``, the full-text index) and fill ``meta``, in one transaction."""
+    meta = {
+        "schema_version": str(SCHEMA_VERSION),
+        "app_version": __version__,
+        "created_wall": repr(time.time()),
+        "created_mono": repr(time.monotonic()),
+        "label": label or "",
+        "target": target or "",
+        "fts": "fts5" if fts else "none",
+        "fts_max_bytes": str(FTS_MAX_BYTES),
+    }
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("BEGIN")
+    try:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        if fts:
+            conn.execute(_FTS_SCHEMA)
+        conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def encode_id(value: object) -> tuple[str | None, str | None]:
+    """A JSON-RPC id as stored: its text and its type (``"int"``, ``"str"``, ``"json"``)."""
+    if value is None:
+        return None, None
+    if isinstance(value, str):
+        return value, "str"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value), "int"
+    return json.dumps(value, separators=(",", ":"), default=repr), "json"
+
+
+def fts_body(raw: bytes) -> str:
+    """The text the full-text index gets for a payload."""
+    # Slicing a short bytes object returns it unchanged; a long one is cut to the indexed prefix.
+    return raw[:FTS_MAX_BYTES].decode("utf-8", "ignore")
