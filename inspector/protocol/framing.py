@@ -15,7 +15,12 @@ from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 
 __all__ = ["DecodedFrame", "LineFramer", "decode_frame"]
 
-_JSON_DECODER = json.JSONDecoder()
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+_JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 class LineFramer:

@@ -131,7 +131,7 @@ def classify(value: object) -> tuple[Message, list[Diagnostic]]:
         if "jsonrpc" not in value:
             text = 'missing "jsonrpc": "2.0"'
         else:
-            text = f'"jsonrpc" is {json.dumps(value.get("jsonrpc"))[:40]}, expected "2.0"'
+            text = f'"jsonrpc" is {_describe(value.get("jsonrpc"))}, expected "2.0"'
         diags.append(Diagnostic(DiagnosticCode.BAD_JSONRPC_VERSION, text, path="$.jsonrpc"))
     extra = value.keys() - _ENVELOPE_KEYS
     if extra:
@@ -251,6 +251,13 @@ def _classify_answer(value: dict[str, Any], diags: list[Diagnostic]) -> tuple[Me
     return Response(rid, value["result"]), diags  # type: ignore[arg-type]
 
 
+def _describe(value: object) -> str:
+    """A short rendering of a scalar, or the JSON type of a container (never recurses)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return json.dumps(value)[:40]
+    return f"an {_json_type(value)}" if _json_type(value) in ("array", "object") else _json_type(value)
+
+
 def _json_type(value: object) -> str:
     if value is None:
         return "null"
@@ -268,8 +275,16 @@ def _json_type(value: object) -> str:
 
 
 def dumps(obj: object) -> bytes:
-    """Compact JSON, UTF-8, no NaN (JSON has none)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    """Compact JSON, UTF-8, no NaN (JSON has none).
+
+    A string holding a lone surrogate (which a peer can send as ``"\\ud800"``) cannot be UTF-8
+    encoded; such a message is written with ASCII escapes instead, which round-trips exactly.
+    """
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, ensure_ascii=True, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 def request_frame(rid: RequestId, method: str, params: dict[str, Any] | None) -> bytes:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
 import time
 from collections import OrderedDict
@@ -457,7 +458,7 @@ class ClientSession:
         if pending is not None:
             return pending
         alt: RequestId | None = None
-        if isinstance(rid, str) and rid.lstrip("-").isdigit():
+        if isinstance(rid, str) and _DECIMAL.fullmatch(rid):
             alt = int(rid)
         elif isinstance(rid, int):
             alt = str(rid)
@@ -624,7 +625,7 @@ class ClientSession:
                 del self._inbound[rid]
                 reason = params.get("reason")
                 ctx.events.append(RequestCancelledByServer(rid, reason if isinstance(reason, str) else None))
-            elif rid not in self._inbound:
+            else:
                 ctx.diag(
                     DiagnosticCode.UNKNOWN_RESPONSE_ID,
                     f"cancellation of {rid!r}, which is not a request the server has pending with us",
@@ -644,9 +645,11 @@ class ClientSession:
                 "$.params.progressToken",
             )
             return
-        progress = params.get("progress")
-        if not isinstance(progress, int | float) or isinstance(progress, bool):
-            return  # schema validation reported it
+        progress = _finite(params.get("progress"))
+        if progress is None:
+            if self._validation is None:
+                ctx.diag(DiagnosticCode.SCHEMA, "progress must be a number", path="$.params.progress")
+            return  # with validation on, the schema check reported it
         if pending.last_progress is not None and progress <= pending.last_progress:
             ctx.diag(
                 DiagnosticCode.SCHEMA,
@@ -654,17 +657,13 @@ class ClientSession:
                 Severity.WARNING,
                 "$.params.progress",
             )
-        pending.last_progress = float(progress)
+        pending.last_progress = progress
         if pending.timeouts.reset_on_progress and pending.timeouts.request is not None:
             pending.deadline = self._clock() + pending.timeouts.request
-        total = params.get("total")
         message = params.get("message")
         ctx.events.append(
             ProgressReceived(
-                pending.id,
-                float(progress),
-                float(total) if isinstance(total, int | float) and not isinstance(total, bool) else None,
-                message if isinstance(message, str) else None,
+                pending.id, progress, _finite(params.get("total")), message if isinstance(message, str) else None
             )
         )
 
@@ -719,12 +718,30 @@ class ClientSession:
         ctx.events.append(RequestReceived(msg.id, method, msg.params, wire_method, tuple(diags)))
 
 
-_ID_NEAR_START: Final = re.compile(rb'^\s*\{[^{}\[\]]{0,200}?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")')
+_ID_NEAR_START: Final = re.compile(
+    rb'^\s*\{[^{}\[\]]{0,200}?"id"\s*:\s*(-?\d{1,30}(?=\s*[,}])|"(?:[^"\\]|\\.){0,200}")'
+)
+_METHOD_KEY: Final = re.compile(rb'"method"\s*:')
+_DECIMAL: Final = re.compile(r"-?[0-9]{1,30}")
+
+
+def _finite(value: Any) -> float | None:
+    """A JSON number as a finite float, or None (not a number, a bool, or too large for a float)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _salvage_id(raw: bytes) -> RequestId | None:
     """Read the id of a response whose frame cannot be parsed, when it stands near the start."""
-    m = _ID_NEAR_START.match(raw[:512])
+    head = raw[:512]
+    if _METHOD_KEY.search(head):
+        return None  # a request or notification from the server, not an answer to us
+    m = _ID_NEAR_START.match(head)
     if m is None:
         return None
     token = m.group(1)

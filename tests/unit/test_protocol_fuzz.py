@@ -5,9 +5,6 @@ Properties:
 - every inbound frame that is not a well-formed message (judged by the independent oracle below)
   carries at least one diagnostic on its WireMessage;
 - everything the session queues for sending is itself a well-formed JSON-RPC message.
-
-Inputs that trigger the engine bugs pinned by strict-xfail tests in test_session.py / test_framing.py
-are filtered out by ``_known_engine_bug`` (remove each filter when its bug is fixed).
 """
 
 from __future__ import annotations
@@ -102,46 +99,6 @@ def message_ok(value: Any, pending: set[Any], version: str) -> bool:
 def frame_ok(raw: bytes, pending: set[Any], version: str) -> bool:
     decoded, value = strict_json(raw)
     return decoded and message_ok(value, pending, version)
-
-
-def _walk(value: Any):
-    yield value
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from _walk(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _walk(v)
-
-
-def _known_engine_bug(raw: bytes) -> bool:
-    """True for inputs that hit an engine bug already pinned by a strict-xfail test."""
-    lenient = decode_frame(raw)
-    if not lenient.ok:
-        return False
-    if not strict_json(raw)[0]:
-        return True  # NaN / Infinity accepted silently (test_decode_rejects_non_json_number_constants)
-    messages = lenient.value if isinstance(lenient.value, list) else [lenient.value]
-    for node in _walk(lenient.value):
-        if isinstance(node, str) and any("\ud800" <= ch <= "\udfff" for ch in node):
-            return True  # lone surrogates echoed back (test_lone_surrogates_from_the_server_do_not_crash_the_reply)
-        if isinstance(node, int) and not isinstance(node, bool) and abs(node) >= 2**1023:
-            return True  # float overflow in progress (test_huge_progress_numbers_do_not_crash)
-    for msg in messages:
-        if not isinstance(msg, dict):
-            continue
-        params = msg.get("params")
-        if (
-            msg.get("method") == "notifications/cancelled"
-            and isinstance(params, dict)
-            and isinstance(params.get("requestId"), list | dict)
-        ):
-            return True  # test_cancelled_with_an_unhashable_request_id_is_a_diagnostic
-        rid = msg.get("id")
-        if isinstance(rid, str) and rid.lstrip("-").isdigit() and not (rid.lstrip("-").isascii() and len(rid) < 4000):
-            return True  # test_odd_digit_string_ids_do_not_crash
-    return False
 
 
 # ---------------------------------------------------------------- a READY session with pending requests
@@ -426,7 +383,6 @@ def test_classify_never_raises_and_flags_every_malformed_envelope(value: Any) ->
 @FUZZ
 @given(raw=st.binary(max_size=300))
 def test_session_random_bytes_as_frames(version: str, raw: bytes) -> None:
-    assume(not _known_engine_bug(raw))
     session, pending = fresh(version)
     feed_frame(session, pending, raw, version)
 
@@ -436,7 +392,6 @@ def test_session_random_bytes_as_frames(version: str, raw: bytes) -> None:
 @given(value=messages)
 def test_session_random_json_values(version: str, value: Any) -> None:
     raw = frame(value)
-    assume(not _known_engine_bug(raw))
     session, pending = fresh(version)
     feed_frame(session, pending, raw, version)
 
@@ -445,7 +400,6 @@ def test_session_random_json_values(version: str, value: Any) -> None:
 @given(mutated_frames())
 def test_session_mutated_mcp_frames(raw: bytes) -> None:
     assume(b"\n" not in raw)
-    assume(not _known_engine_bug(raw))
     session, pending = fresh()
     feed_frame(session, pending, raw)
 
@@ -455,7 +409,7 @@ def test_session_mutated_mcp_frames(raw: bytes) -> None:
 def test_session_sequences_of_mutated_frames(raws: list[bytes]) -> None:
     """Several frames into one session: the pending set shrinks as answers arrive, duplicates must be flagged."""
     for raw in raws:
-        assume(b"\n" not in raw and not _known_engine_bug(raw))
+        assume(b"\n" not in raw)
     session, _ = fresh()
     for raw in raws:
         pending = set(session.pending)
@@ -471,8 +425,6 @@ def test_session_sequences_of_mutated_frames(raws: list[bytes]) -> None:
 def test_session_receive_data_in_random_chunks(frames: list[bytes], sizes: list[int], eol: bytes) -> None:
     stream = eol.join(frames)  # the last frame has no newline: end_of_data() must deliver it
     expected_frames, tail = _model_lines(stream)
-    for raw in [*expected_frames, *([tail] if tail is not None else [])]:
-        assume(not _known_engine_bug(raw))
     session, _ = fresh()
     received: list[Received] = []
     pos, i = 0, 0
@@ -496,8 +448,6 @@ def test_session_receive_data_in_random_chunks(frames: list[bytes], sizes: list[
 @FUZZ_STREAMS
 @given(st.lists(mutated_frames() | messages.map(frame), min_size=1, max_size=5))
 def test_session_before_the_handshake_never_raises(raws: list[bytes]) -> None:
-    for raw in raws:
-        assume(not _known_engine_bug(raw))
     session = ClientSession(capabilities={"sampling": {}})
     session.start()
     session.pop_outgoing()

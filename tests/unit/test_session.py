@@ -1346,12 +1346,6 @@ def test_unreadable_frames_without_a_pending_id_leave_requests_alone(raw: bytes)
     assert rid in session.pending
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: _salvage_id misreads ids: it takes the id of an unreadable *server request* (it has a method) and "
-    "the integer prefix of a float id (2.5 -> 2), and fails our pending request with that id",
-)
 @pytest.mark.parametrize(
     "raw",
     [
@@ -1471,12 +1465,9 @@ def test_many_notifications_in_one_read() -> None:
     assert [r.events[0].params["data"] for r in received] == list(range(5000))
 
 
-# ====================================================================== bugs found (strict xfail)
+# ====================================================================== regressions: bugs the fuzzing found
 
 
-@pytest.mark.xfail(
-    strict=True, raises=TypeError, reason="BUG: notifications/cancelled with an array/object requestId: TypeError"
-)
 @pytest.mark.parametrize("rid", [[], {}, [1]])
 def test_cancelled_with_an_unhashable_request_id_is_a_diagnostic(rid: Any) -> None:
     session, _ = ready_session()
@@ -1484,11 +1475,6 @@ def test_cancelled_with_an_unhashable_request_id_is_a_diagnostic(rid: Any) -> No
     assert received.wire.diagnostics
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=UnicodeEncodeError,
-    reason="BUG: echoing a lone surrogate (\\ud800 escape) from the server raises UnicodeEncodeError in dumps",
-)
 @pytest.mark.parametrize(
     "raw",
     [
@@ -1505,11 +1491,6 @@ def test_lone_surrogates_from_the_server_do_not_crash_the_reply(raw: bytes) -> N
     json.loads(wire.raw)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="BUG: progress/total ints beyond float range: OverflowError in _on_progress",
-)
 @pytest.mark.parametrize("field", ["progress", "total"])
 def test_huge_progress_numbers_do_not_crash(field: str) -> None:
     session, _ = ready_session()
@@ -1519,11 +1500,6 @@ def test_huge_progress_numbers_do_not_crash(field: str) -> None:
     assert received.wire.diagnostics
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="BUG: _match int()s any str.isdigit() id: '²' or 5000 digits raise ValueError",
-)
 @pytest.mark.parametrize("rid", ["²", "1" * 5000, "-²"])
 def test_odd_digit_string_ids_do_not_crash(rid: str) -> None:
     session, _ = ready_session()
@@ -1531,11 +1507,6 @@ def test_odd_digit_string_ids_do_not_crash(rid: str) -> None:
     assert codes(received) == ["unknown-response-id"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RecursionError,
-    reason="BUG: classify json.dumps()es a wrong 'jsonrpc' value; nested near the limit it raises RecursionError",
-)
 def test_deeply_nested_jsonrpc_member_does_not_crash() -> None:
     limit = sys.getrecursionlimit()
     for depth in range(max(1, limit - 400), limit + 5):

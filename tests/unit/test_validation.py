@@ -219,12 +219,6 @@ def test_pruning_is_per_block() -> None:
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: union pruning only clears the innermost union: an embedded resource with bad contents is also "
-    "blamed at $.result.content[0].type (\"Input should be 'text'\")",
-)
 def test_embedded_resource_with_bad_contents_is_not_blamed_for_its_tag() -> None:
     result = {"content": [{"type": "resource", "resource": {"uri": "a://b"}}]}
     assert paths(validate_server_result("tools/call", V, result)) == [
@@ -233,21 +227,11 @@ def test_embedded_resource_with_bad_contents_is_not_blamed_for_its_tag() -> None
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: a block without 'type' is blamed for the required fields of every union arm (data, uri, resource...)",
-)
 def test_block_without_a_tag_reports_the_missing_tag() -> None:
     diags = validate_server_result("tools/call", V, {"content": [{"text": "x"}]})
     assert [d.path for d in diags] == ["$.result.content[0].type"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: an elicitation without 'mode' (form mode) is also blamed for the URL arm (url, elicitationId, mode)",
-)
 def test_form_elicitation_is_not_blamed_for_url_mode_fields() -> None:
     diags = validate_server_request("elicitation/create", V, {"message": "m"})
     assert [d.path for d in diags] == ["$.params.requestedSchema"]
@@ -256,11 +240,6 @@ def test_form_elicitation_is_not_blamed_for_url_mode_fields() -> None:
 # ---------------------------------------------------------------- path rendering
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: pydantic's primitive union tags (str/int/float/bool) end up in the path: $.params.progressToken.str",
-)
 @pytest.mark.parametrize(
     ("kind", "method", "body", "expected"),
     [
@@ -281,11 +260,6 @@ def test_primitive_union_members_are_not_path_segments(kind: str, method: str, b
     assert sorted({d.path for d in diags}) == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: _is_union_tag drops any capitalised key from the path (experimental.Foo -> experimental)",
-)
 def test_capitalised_keys_stay_in_the_path() -> None:
     result = {"protocolVersion": V, "capabilities": {"experimental": {"Foo": 5}}, "serverInfo": INFO}
     assert paths(validate_server_result("initialize", V, result)) == ["$.result.capabilities.experimental.Foo"]
@@ -318,12 +292,6 @@ def test_deepest_errors_come_first() -> None:
 # ---------------------------------------------------------------- lax coercion
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="BUG: validation runs in pydantic lax mode, so wrong JSON types that coerce ('yes' -> true, '0.5' -> 0.5, "
-    "true -> 1) pass without a diagnostic; use strict=True",
-)
 @pytest.mark.parametrize(
     ("kind", "method", "body", "expected"),
     [
