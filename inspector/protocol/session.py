@@ -215,7 +215,8 @@ class ClientSession:
         timeouts: Timeouts | None = None,
     ) -> RequestId:
         """Queue a request; return its id. Raises LocalProtocolError when it may not be sent now."""
-        if self.state is not SessionState.READY and method != "ping":
+        allowed = self.state is SessionState.READY or (method == "ping" and self.state is SessionState.INITIALIZING)
+        if not allowed:
             raise LocalProtocolError(f"cannot send {method}: session is {self.state.value}")
         if method == "initialize":
             raise LocalProtocolError("initialize is sent by start()")
@@ -316,6 +317,8 @@ class ClientSession:
         if pending is None:
             return None
         self._forget(pending, "cancelled")
+        if pending.method == "initialize":
+            self._fail(reason or "initialize was cancelled")
         if pending.method != "initialize":  # the spec forbids cancelling initialize
             params: dict[str, Any] = {"requestId": request_id}
             if reason:
@@ -392,11 +395,14 @@ class ClientSession:
             assert decoded.diagnostic is not None
             wire.diagnostics.append(decoded.diagnostic)
             ctx = _Ctx(wire)
-            if decoded.diagnostic.code is not DiagnosticCode.JSON_TOO_DEEP:
-                # JSON-RPC: what cannot be parsed is answered with a parse error (id null)
-                self._queue_error(None, jsonrpc.PARSE_ERROR, f"Parse error: {decoded.diagnostic.message}", None, None)
             salvaged = _salvage_id(raw)
-            if salvaged is not None and salvaged in self._pending:
+            if salvaged is None or salvaged not in self._pending:
+                if decoded.diagnostic.code is not DiagnosticCode.JSON_TOO_DEEP:
+                    # JSON-RPC: what cannot be parsed is answered with a parse error (id null)
+                    self._queue_error(
+                        None, jsonrpc.PARSE_ERROR, f"Parse error: {decoded.diagnostic.message}", None, None
+                    )
+            else:
                 # the frame is (the start of) an answer we wait for: fail that request now instead of at its deadline
                 pending = self._pending.pop(salvaged)
                 self._forget(pending, "answered")
