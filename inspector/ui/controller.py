@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -86,6 +86,7 @@ class ConnectionController(QObject):
             lambda label, target: Recording.create(label=label, target=target)
         )
         self._task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self._pending_update = False
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -95,10 +96,30 @@ class ConnectionController(QObject):
     # -------------------------------------------------------------- commands
 
     def start(self) -> None:
-        """Connect (or reconnect) without blocking; progress is reported through stateChanged."""
+        """Connect (or reconnect) without blocking; progress is reported through stateChanged.
+
+        The session's recording exists when this returns (the log view can attach to it at once).
+        """
         if self._task is not None and not self._task.done():
             return
+        self.ensure_recording()
         self._task = asyncio.get_event_loop().create_task(self._run_connect())
+        self._begin()  # "connecting" shows at once, not on the loop's next turn
+
+    def _begin(self) -> None:
+        self.failure = None
+        self.exit_info = None
+        self.server = None
+        self._set_state(ConnectionState.CONNECTING)
+
+    def ensure_recording(self) -> Recording:
+        """The session's recording, created on first use (one per controller, kept across reconnects)."""
+        return self._new_recording()
+
+    @property
+    def busy(self) -> bool:
+        """A connection attempt is in progress."""
+        return self._task is not None and not self._task.done()
 
     def cancel(self) -> None:
         """Stop a connection attempt in progress."""
@@ -106,25 +127,41 @@ class ConnectionController(QObject):
             self._task.cancel()
 
     def stop(self) -> None:
-        self.cancel()
-        asyncio.get_event_loop().create_task(self._close(ConnectionState.CLOSED))
+        """Disconnect (or abandon a connection attempt) without blocking."""
+        self._spawn(self.close_connection())
+
+    async def close_connection(self) -> None:
+        attempt = self._task
+        if attempt is not None and not attempt.done():
+            attempt.cancel()
+            await asyncio.wait([attempt])  # the attempt closes its own transport
+            self._set_state(ConnectionState.CLOSED)
+        await self._close(ConnectionState.CLOSED)
 
     def reconnect(self) -> None:
         async def again() -> None:
+            attempt = self._task
+            if attempt is not None and not attempt.done():
+                attempt.cancel()
+                await asyncio.wait([attempt])  # let the cancelled attempt finish closing its transport
             await self._close(ConnectionState.CLOSED)
             self.start()
 
-        self.cancel()
-        asyncio.get_event_loop().create_task(again())
+        self._spawn(again())
 
     async def aclose(self) -> None:
         """Close for good (tab closed, app quitting)."""
-        self.cancel()
-        await self._close(ConnectionState.CLOSED)
+        await self.close_connection()
         if self.recording is not None:
             self.recording.close()
 
     # -------------------------------------------------------------- internals
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a background step, keeping a reference so the task cannot be garbage-collected midway."""
+        task = asyncio.get_event_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _set_state(self, state: ConnectionState) -> None:
         if state is not self.state:
@@ -138,10 +175,8 @@ class ConnectionController(QObject):
         return self.recording
 
     async def _run_connect(self) -> None:
-        self.failure = None
-        self.exit_info = None
-        self.server = None
-        self._set_state(ConnectionState.CONNECTING)
+        if self.state is not ConnectionState.CONNECTING:
+            self._begin()
         recording = self._new_recording()
         s = self.settings
         conn = Connection(
@@ -166,6 +201,13 @@ class ConnectionController(QObject):
             return
         except ClientError as exc:
             self.failure = str(exc)
+            await conn.close()  # idempotent; makes sure no half-started server is left running
+            self._set_state(ConnectionState.FAILED)
+            self._schedule_update()
+            return
+        except Exception as exc:  # a bug must show as a failed attempt, not a tab stuck "connecting"
+            self.failure = f"internal error: {type(exc).__name__}: {exc}"
+            await conn.close()
             self._set_state(ConnectionState.FAILED)
             self._schedule_update()
             return

@@ -35,13 +35,14 @@ def imported(stderr: str) -> set[str]:
     return names
 
 
-def test_no_arguments_says_the_window_is_not_built() -> None:
-    proc = run()
-    assert proc.returncode == 4
-    assert "window is not built yet" in proc.stderr
-    assert "mcp-inspect --cli" in proc.stderr
+def test_window_mode_usage_errors_exit_4_before_opening_anything() -> None:
     proc = run("some", "thing")
     assert proc.returncode == 4
+    assert "unrecognized arguments: thing" in proc.stderr
+    proc = run("no-such-profile")
+    assert proc.returncode == 4
+    assert "no saved profile named 'no-such-profile'" in proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_help_and_version() -> None:
@@ -53,14 +54,10 @@ def test_help_and_version() -> None:
     assert proc.returncode == 0 and proc.stdout.startswith("mcp-inspect ")
 
 
-def test_demo_without_cli_lists_everything() -> None:
-    proc = run("--demo")
+def test_cli_demo_target() -> None:
+    proc = run("--cli", "--demo", "--method", "tools/list")
     assert proc.returncode == 0, proc.stderr
-    out = proc.stdout
-    assert out.startswith("inspector-demo ")
-    for section in ("== tools/list", "== resources/list", "== resources/templates/list", "== prompts/list"):
-        assert section in out
-    assert "- echo: " in out and "- demo://text/hello" in out and "- greeting: " in out
+    assert "echo" in proc.stdout
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])
@@ -83,7 +80,7 @@ def test_http_target_is_not_supported_yet() -> None:
 def test_cli_flag_after_double_dash_belongs_to_the_server() -> None:
     proc = run("--", "--cli")
     assert proc.returncode == 4
-    assert "window is not built yet" in proc.stderr
+    assert "no saved profile named '--cli'" in proc.stderr
 
 
 def test_cli_imports_no_qt_and_starts_lean() -> None:
@@ -114,4 +111,4 @@ def test_window_mode_imports_nothing_of_the_cli(capsys: pytest.CaptureFixture[st
     before = set(sys.modules)
     assert main(["--bogus-window-flag"]) == 4
     assert not {m for m in set(sys.modules) - before if m.startswith("inspector.cli")}
-    assert "window is not built yet" in capsys.readouterr().err
+    assert "unrecognized arguments: --bogus-window-flag" in capsys.readouterr().err

@@ -1,0 +1,318 @@
+"""The profile editor: transport, environment (with secret values), timeouts, protocol version, client side.
+
+Opened with ``open()`` (never ``exec()``); the buttons are attributes (``ok_button``, ``cancel_button``,
+``add_env_button`` ...) so tests click them. ``profile()`` returns the edited copy: fields this editor
+does not show (auth, unknown keys) are kept as they were. A secret whose value is in the keyring is
+not loaded into the editor: its field stays empty ("stored in the keyring") and an empty field keeps
+the stored value.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
+from inspector.store.profiles import Profile
+from inspector.ui.profile_views import EnvTable, RootsTable
+
+__all__ = ["ProfileDialog"]
+
+REMOTE_NOTE = "Remote servers (Streamable HTTP and SSE) are not supported yet; these fields unlock when they are."
+
+
+def _seconds_box(maximum: float) -> QDoubleSpinBox:
+    box = QDoubleSpinBox()
+    box.setRange(0.0, maximum)
+    box.setDecimals(1)
+    box.setSuffix(" s")
+    box.setSpecialValueText("no limit")
+    box.setSingleStep(5.0)
+    return box
+
+
+class ProfileDialog(QDialog):
+    """Create (``profile=None``) or edit a profile."""
+
+    def __init__(self, profile: Profile | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editing = profile is not None
+        self._base = profile.copy() if profile is not None else Profile(name="")
+        self.setWindowTitle("Edit profile" if self.editing else "New profile")
+        self.setModal(True)
+        self.resize(720, 560)
+
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._server_page(), "Server")
+        self.tabs.addTab(self._connection_page(), "Connection")
+        self.tabs.addTab(self._client_page(), "Client")
+
+        self.error_label = QLabel()
+        self.error_label.setStyleSheet("color: palette(highlighted-text); background: #b3261e; padding: 4px;")
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.cancel_button = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+        self._load(self._base)
+
+    # -- pages -----------------------------------------------------------------------------------
+
+    def _server_page(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout()
+        self.name_edit = QLineEdit()
+        self.name_edit.setPlaceholderText("e.g. weather (local)")
+        self.transport_combo = QComboBox()
+        for label, kind in (("stdio (local process)", "stdio"), ("Streamable HTTP", "http"), ("SSE (legacy)", "sse")):
+            self.transport_combo.addItem(label, kind)
+        for row in (1, 2):  # not supported yet
+            item = self.transport_combo.model().index(row, 0)
+            self.transport_combo.model().setData(item, 0, Qt.ItemDataRole.UserRole - 1)
+        form.addRow("Name:", self.name_edit)
+        form.addRow("Transport:", self.transport_combo)
+
+        stdio = QGroupBox("Local process (stdio)")
+        stdio_form = QFormLayout(stdio)
+        self.command_edit = QLineEdit()
+        self.command_edit.setPlaceholderText("e.g. uvx, npx, python")
+        self.args_edit = QLineEdit()
+        self.args_edit.setPlaceholderText("shell-style, e.g. -m my_server --verbose")
+        self.cwd_edit = QLineEdit()
+        self.cwd_edit.setPlaceholderText("(the inspector's working directory)")
+        self.cwd_button = QPushButton("Browse…")
+        cwd_row = QHBoxLayout()
+        cwd_row.addWidget(self.cwd_edit, 1)
+        cwd_row.addWidget(self.cwd_button)
+        self.env_table = EnvTable()
+        self.add_env_button = QPushButton("Add variable")
+        self.remove_env_button = QPushButton("Remove")
+        env_buttons = QHBoxLayout()
+        env_buttons.addWidget(self.add_env_button)
+        env_buttons.addWidget(self.remove_env_button)
+        env_buttons.addStretch(1)
+        env_box = QVBoxLayout()
+        env_box.addWidget(self.env_table)
+        env_box.addLayout(env_buttons)
+        stdio_form.addRow("Command:", self.command_edit)
+        stdio_form.addRow("Arguments:", self.args_edit)
+        stdio_form.addRow("Working dir:", cwd_row)
+        stdio_form.addRow("Environment:", env_box)
+
+        self.http_group = QGroupBox("Remote server (HTTP / SSE)")
+        http_form = QFormLayout(self.http_group)
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText("https://example.com/mcp")
+        note = QLabel(REMOTE_NOTE)
+        note.setWordWrap(True)
+        http_form.addRow("URL:", self.url_edit)
+        http_form.addRow(note)
+        self.http_group.setEnabled(False)
+
+        self.add_env_button.clicked.connect(lambda: self.env_table.add_row())
+        self.remove_env_button.clicked.connect(self.env_table.remove_selected)
+        self.cwd_button.clicked.connect(self._browse_cwd)
+
+        layout = QVBoxLayout(page)
+        layout.addLayout(form)
+        layout.addWidget(stdio, 1)
+        layout.addWidget(self.http_group)
+        return page
+
+    def _connection_page(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout()
+        self.version_combo = QComboBox()
+        for version in KNOWN_VERSIONS:
+            supported = version in HANDSHAKE_VERSIONS
+            self.version_combo.addItem(version if supported else f"{version} (not supported yet)", version)
+            if not supported:
+                index = self.version_combo.model().index(self.version_combo.count() - 1, 0)
+                self.version_combo.model().setData(index, 0, Qt.ItemDataRole.UserRole - 1)
+        form.addRow("Protocol version to offer:", self.version_combo)
+
+        box = QGroupBox("Timeouts")
+        tform = QFormLayout(box)
+        self.request_timeout = _seconds_box(86400.0)
+        self.reset_on_progress = QCheckBox("Progress notifications restart the request timeout")
+        self.max_total_timeout = _seconds_box(7 * 86400.0)
+        tform.addRow("Request timeout:", self.request_timeout)
+        tform.addRow("", self.reset_on_progress)
+        tform.addRow("Maximum total time:", self.max_total_timeout)
+        hint = QLabel("The request timeout also bounds the handshake (initialize).")
+        hint.setEnabled(False)
+        tform.addRow("", hint)
+
+        layout = QVBoxLayout(page)
+        layout.addLayout(form)
+        layout.addWidget(box)
+        layout.addStretch(1)
+        return page
+
+    def _client_page(self) -> QWidget:
+        page = QWidget()
+        caps = QGroupBox("Client capabilities to declare")
+        grid = QVBoxLayout(caps)
+        self.sampling_check = QCheckBox("Sampling (sampling/createMessage)")
+        self.sampling_tools_check = QCheckBox("Sampling with tools")
+        self.elicitation_form_check = QCheckBox("Elicitation: form mode")
+        self.elicitation_url_check = QCheckBox("Elicitation: URL mode")
+        self.roots_check = QCheckBox("Roots (roots/list)")
+        self.roots_list_changed_check = QCheckBox("Roots: listChanged notifications")
+        for check, indent in (
+            (self.sampling_check, 0),
+            (self.sampling_tools_check, 24),
+            (self.elicitation_form_check, 0),
+            (self.elicitation_url_check, 0),
+            (self.roots_check, 0),
+            (self.roots_list_changed_check, 24),
+        ):
+            line = QHBoxLayout()
+            line.addSpacing(indent)
+            line.addWidget(check, 1)
+            grid.addLayout(line)
+        self.sampling_check.toggled.connect(self.sampling_tools_check.setEnabled)
+        self.roots_check.toggled.connect(self.roots_list_changed_check.setEnabled)
+
+        roots = QGroupBox("Roots offered to the server")
+        rlayout = QVBoxLayout(roots)
+        self.roots_table = RootsTable()
+        self.add_root_button = QPushButton("Add root")
+        self.remove_root_button = QPushButton("Remove")
+        rbuttons = QHBoxLayout()
+        rbuttons.addWidget(self.add_root_button)
+        rbuttons.addWidget(self.remove_root_button)
+        rbuttons.addStretch(1)
+        rlayout.addWidget(self.roots_table)
+        rlayout.addLayout(rbuttons)
+        self.add_root_button.clicked.connect(lambda: self._edit_new_root())
+        self.remove_root_button.clicked.connect(lambda: self.roots_table.removeRow(self.roots_table.currentRow()))
+
+        layout = QVBoxLayout(page)
+        layout.addWidget(caps)
+        layout.addWidget(roots, 1)
+        return page
+
+    # -- behaviour -------------------------------------------------------------------------------
+
+    def _edit_new_root(self) -> None:
+        row = self.roots_table.add_root()
+        self.roots_table.setCurrentCell(row, 0)
+        item = self.roots_table.item(row, 0)
+        if item is not None:
+            self.roots_table.editItem(item)
+
+    def _browse_cwd(self) -> None:
+        picker = QFileDialog(self, "Working directory", self.cwd_edit.text())
+        picker.setFileMode(QFileDialog.FileMode.Directory)
+        picker.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        picker.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        picker.fileSelected.connect(self.cwd_edit.setText)
+        picker.open()
+
+    def _load(self, p: Profile) -> None:
+        self.name_edit.setText(p.name)
+        self.transport_combo.setCurrentIndex(max(0, self.transport_combo.findData(p.transport)))
+        self.transport_combo.setEnabled(p.transport == "stdio")  # remote profiles (imported) stay as they are
+        self.command_edit.setText(p.stdio.command)
+        self.args_edit.setText(shlex.join(p.stdio.args))
+        self.cwd_edit.setText(p.stdio.cwd)
+        for var in p.stdio.env:
+            self.env_table.add_row(var.name, var.value, var.secret, stored=f"env/{var.name}" in p.stored_secrets)
+        self.url_edit.setText(p.http.url)
+        index = self.version_combo.findData(p.protocol_version)
+        if index < 0:
+            self.version_combo.addItem(p.protocol_version, p.protocol_version)
+            index = self.version_combo.count() - 1
+        self.version_combo.setCurrentIndex(index)
+        t = p.timeouts
+        self.request_timeout.setValue(t.request or 0.0)
+        self.reset_on_progress.setChecked(t.reset_on_progress)
+        self.max_total_timeout.setValue(t.max_total or 0.0)
+        c = p.capabilities
+        self.sampling_check.setChecked(c.sampling)
+        self.sampling_tools_check.setChecked(c.sampling_tools)
+        self.sampling_tools_check.setEnabled(c.sampling)
+        self.elicitation_form_check.setChecked(c.elicitation_form)
+        self.elicitation_url_check.setChecked(c.elicitation_url)
+        self.roots_check.setChecked(c.roots)
+        self.roots_list_changed_check.setChecked(c.roots_list_changed)
+        self.roots_list_changed_check.setEnabled(c.roots)
+        for root in p.roots:
+            self.roots_table.add_root(root.uri, root.name or "")
+
+    def problems(self) -> list[str]:
+        """What keeps the profile from being saved (empty: it can be saved)."""
+        found: list[str] = []
+        if not self.name_edit.text().strip():
+            found.append("Give the profile a name.")
+        if self._base.transport == "stdio" and not self.command_edit.text().strip():
+            found.append("Enter the command that starts the server.")
+        try:
+            shlex.split(self.args_edit.text())
+        except ValueError as exc:
+            found.append(f"The arguments cannot be parsed: {exc}.")
+        names = [v.name for v in self.env_table.variables()]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            found.append(f"Environment variables set twice: {', '.join(duplicates)}.")
+        return found
+
+    def accept(self) -> None:
+        problems = self.problems()
+        if problems:
+            self.error_label.setText(" ".join(problems))
+            self.error_label.show()
+            return
+        super().accept()
+
+    def profile(self) -> Profile:
+        """The edited profile (a copy; secrets as typed, or None to keep the stored ones)."""
+        p = self._base.copy()
+        p.name = self.name_edit.text().strip()
+        p.stdio.command = self.command_edit.text().strip()
+        try:
+            p.stdio.args = shlex.split(self.args_edit.text())
+        except ValueError:
+            p.stdio.args = self.args_edit.text().split()
+        p.stdio.cwd = self.cwd_edit.text().strip()
+        p.stdio.env = self.env_table.variables()
+        p.protocol_version = str(self.version_combo.currentData())
+        p.timeouts.request = self.request_timeout.value() or None
+        p.timeouts.reset_on_progress = self.reset_on_progress.isChecked()
+        p.timeouts.max_total = self.max_total_timeout.value() or None
+        c = p.capabilities
+        c.sampling = self.sampling_check.isChecked()
+        c.sampling_tools = self.sampling_tools_check.isChecked()
+        c.elicitation_form = self.elicitation_form_check.isChecked()
+        c.elicitation_url = self.elicitation_url_check.isChecked()
+        c.roots = self.roots_check.isChecked()
+        c.roots_list_changed = self.roots_list_changed_check.isChecked()
+        p.roots = self.roots_table.roots()
+        return p
