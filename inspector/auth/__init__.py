@@ -1,1 +1,27 @@
-"""inspector.auth"""
+"""inspector.auth: OAuth 2.1 for remote MCP servers, built on the ``mcp`` SDK's ``OAuthClientProvider``.
+
+Public API: :func:`build_oauth_auth`, :func:`bearer_auth`, :func:`clear_stored_authorization`,
+:class:`AuthStep` (and its kinds/statuses), :class:`KeyringTokenStorage`, :func:`conformance_settings`.
+"""
+
+from inspector.auth.conformance import CONFORMANCE_CIMD_URL, ConformanceSettings, conformance_settings
+from inspector.auth.flow import BearerAuth, bearer_auth, build_oauth_auth, clear_stored_authorization
+from inspector.auth.provider import InspectorOAuthProvider
+from inspector.auth.steps import AuthStep, AuthStepKind, HttpExchange, StepStatus
+from inspector.auth.storage import KeyringTokenStorage
+
+__all__ = [
+    "CONFORMANCE_CIMD_URL",
+    "AuthStep",
+    "AuthStepKind",
+    "BearerAuth",
+    "ConformanceSettings",
+    "HttpExchange",
+    "InspectorOAuthProvider",
+    "KeyringTokenStorage",
+    "StepStatus",
+    "bearer_auth",
+    "build_oauth_auth",
+    "clear_stored_authorization",
+    "conformance_settings",
+]

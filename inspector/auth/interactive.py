@@ -1,0 +1,91 @@
+"""Interactive authorization: the system browser plus the loopback callback."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit
+
+from mcp.client.auth import OAuthFlowError
+from mcp.shared.auth import AuthorizationCodeResult
+
+from inspector.auth.browser import BrowserOpener, open_in_browser
+from inspector.auth.callback import LoopbackCallback
+from inspector.auth.steps import AuthStepKind, StepRecorder, mask_url
+
+__all__ = ["BrowserAuthorizer"]
+
+
+class BrowserAuthorizer:
+    """The SDK's redirect and callback handlers for a person at a browser.
+
+    Each authorization opens a fresh :class:`LoopbackCallback` on the redirect URI's port (so a
+    registered redirect URI keeps working) and closes it when the redirect arrived or the wait ended.
+    """
+
+    def __init__(
+        self,
+        redirect_uri: str,
+        *,
+        opener: BrowserOpener | None = None,
+        timeout: float = 300.0,
+        recorder: StepRecorder | None = None,
+    ) -> None:
+        parts = urlsplit(redirect_uri)
+        if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "localhost") or parts.port is None:
+            raise ValueError(f"an interactive redirect URI must be http://127.0.0.1:<port>/<path>, not {redirect_uri}")
+        self.redirect_uri = redirect_uri
+        self._port = parts.port
+        self._path = parts.path or "/"
+        self._opener = opener
+        self._timeout = timeout
+        self._recorder = recorder
+        self._callback: LoopbackCallback | None = None
+
+    async def redirect_handler(self, authorization_url: str) -> None:
+        await self.close()
+        callback = LoopbackCallback(port=self._port, path=self._path, timeout=self._timeout)
+        try:
+            await callback.start()
+        except OSError as exc:
+            raise OAuthFlowError(
+                f"cannot receive the authorization redirect on port {self._port} ({exc}); "
+                "close whatever uses it or clear the stored authorization"
+            ) from exc
+        self._callback = callback
+        state = dict(parse_qsl(urlsplit(authorization_url).query)).get("state")
+        if state:
+            callback.expect_state(state)
+        recorder = self._recorder
+        if recorder is not None:
+            recorder.begin(
+                AuthStepKind.AUTHORIZATION,
+                "Waiting for authorization in the browser",
+                {"authorization_url": mask_url(authorization_url), "redirect_uri": self.redirect_uri},
+            )
+        try:
+            opened = open_in_browser(authorization_url, opener=self._opener)
+        except ValueError as exc:
+            await self.close()
+            raise OAuthFlowError(str(exc)) from exc
+        if not opened and recorder is not None:
+            recorder.update(
+                summary="Open the authorization URL in a browser to continue",
+                details={"browser": "could not be opened"},
+            )
+
+    async def callback_handler(self) -> AuthorizationCodeResult:
+        callback = self._callback
+        if callback is None:
+            raise OAuthFlowError("no authorization in progress")
+        try:
+            result = await callback.wait()
+        finally:
+            await self.close()
+        if self._recorder is not None:
+            self._recorder.update(details={"iss": result.iss or "(not sent)", "state": "matches"})
+        assert result.code is not None  # wait() raises for a redirect without a code
+        return AuthorizationCodeResult(code=result.code, state=result.state, iss=result.iss)
+
+    async def close(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            await callback.close()
