@@ -2,6 +2,8 @@
 
 The session (sans-I/O) decides; this class moves bytes, keeps futures keyed by request id,
 runs the server-request handlers as tasks, and arms one timer for the nearest deadline.
+
+Session expiry and requests the transport could not deliver (HTTP): see :mod:`inspector.client.renewal`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from inspector.client.errors import (
     RequestCancelled,
     RequestTimeout,
 )
-from inspector.client.handlers import HandlerError, HeadlessHandlers, ServerRequestHandlers
+from inspector.client.handlers import (
+    HandlerError,
+    HeadlessHandlers,
+    RequestInfo,
+    ServerRequestHandlers,
+    current_request,
+)
+from inspector.client.renewal import DeliveryFailed, SessionRenewal
 from inspector.protocol import session as _session
 from inspector.protocol.diagnostics import Diagnostic, Severity
 from inspector.protocol.events import (
@@ -46,15 +55,16 @@ from inspector.protocol.wire import RequestId, WireMessage
 from inspector.transports.base import (
     DataReceived,
     FrameReceived,
+    SendFailed,
+    SessionExpired,
     StderrLine,
     Transport,
     TransportClosed,
     TransportError,
     TransportEvent,
-    TransportNote,
 )
 
-__all__ = ["Connection", "ProgressCallback", "Recorder", "ServerInfo"]
+__all__ = ["Connection", "DeliveryFailed", "ProgressCallback", "Recorder", "ServerInfo"]
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 
@@ -78,7 +88,7 @@ class ServerInfo:
     """Seconds from starting the transport to the end of the handshake."""
 
 
-class Connection:
+class Connection(SessionRenewal):
     """One live session with one server."""
 
     def __init__(
@@ -98,10 +108,12 @@ class Connection:
     ) -> None:
         self.transport = transport
         self.timeouts = timeouts or Timeouts()
+        self._init_renewal()
         self.session = ClientSession(
             protocol_version=protocol_version,
             capabilities=capabilities,
             client_info=client_info,
+            id_generator=self._ids,
             clock=time.monotonic,
             default_timeouts=self.timeouts,
             validate=validate,
@@ -164,6 +176,9 @@ class Connection:
         except (RemoteError, InvalidResponse) as exc:
             await self._abort()
             raise ConnectFailed(str(exc)) from None
+        except DeliveryFailed as exc:
+            await self._abort()
+            raise ConnectFailed(str(exc)) from exc  # __cause__.error: e.g. HttpAuthError for the OAuth layer
         except asyncio.CancelledError:
             await self._abort()
             raise
@@ -186,6 +201,7 @@ class Connection:
         self._closing = True
         for task in list(self._handler_tasks.values()):
             task.cancel()
+        self._stop_renewal(NotConnected("connection closed"))
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -217,6 +233,7 @@ class Connection:
         progress: bool | None = None,
     ) -> Any:
         """Send a request and return its raw result. ``timeout`` overrides the per-request period."""
+        await self._wait_reinit()
         if not self.is_open:
             raise NotConnected(self._not_open_reason())
         timeouts = self.timeouts if timeout is None else replace(self.timeouts, request=timeout)
@@ -236,6 +253,7 @@ class Connection:
         try:
             return await fut
         except asyncio.CancelledError:
+            rid = self._current_id(rid)
             if rid in self.session.pending:
                 self.session.cancel(rid, "cancelled by the client")
                 self._futures.pop(rid, None)
@@ -244,6 +262,7 @@ class Connection:
             raise
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
+        await self._wait_reinit()
         if not self.is_open:
             raise NotConnected(self._not_open_reason())
         self.session.send_notification(method, params)
@@ -340,8 +359,10 @@ class Connection:
                 for rec in self.session.end_of_data():
                     self._on_received(rec)
                 self._on_closed(event)
-            elif isinstance(event, TransportNote):
-                pass
+            elif isinstance(event, SessionExpired):
+                self._on_session_expired(event)
+            elif isinstance(event, SendFailed):
+                self._on_send_failed(event)
         self._pump()
 
     def _on_received(self, rec: Received) -> None:
@@ -354,6 +375,7 @@ class Connection:
             self.on_message(wire)
         for ev in rec.events:
             if isinstance(ev, ResponseReceived):
+                self._reinit_streak = 0
                 self._progress.pop(ev.request_id, None)
                 fut = self._futures.pop(ev.request_id, None)
                 if fut is not None and not fut.done():
@@ -361,6 +383,7 @@ class Connection:
             elif isinstance(ev, RequestFailed):
                 self._fail_request(ev)
             elif isinstance(ev, HandshakeCompleted):
+                self.transport.on_negotiated(ev.protocol_version)
                 fut = self._futures.pop(wire.id, None) if wire.id is not None else None
                 if fut is not None and not fut.done():
                     fut.set_result(ev.result)
@@ -377,7 +400,7 @@ class Connection:
                 if self.on_notification is not None:
                     self.on_notification(ev)
             elif isinstance(ev, RequestReceived):
-                self._start_handler(ev)
+                self._start_handler(ev, wire)
             elif isinstance(ev, RequestCancelledByServer):
                 task = self._handler_tasks.pop(ev.id, None)
                 if task is not None:
@@ -407,6 +430,7 @@ class Connection:
         for failed in self.session.connection_lost(reason):
             self._fail_request(failed)
         self._fail_all(ConnectionLost(reason, event))
+        self._stop_renewal(ConnectionLost(reason, event))
         for task in list(self._handler_tasks.values()):
             task.cancel()
         if self._timer is not None:
@@ -433,15 +457,24 @@ class Connection:
             return f"not connected: {self.session.failure}"
         return f"not connected (session {self.session.state.value})"
 
+    def _renewed(self, result: dict[str, Any], elapsed: float) -> None:
+        s = self.session
+        self.server = ServerInfo(
+            s.protocol_version, s.server_info, s.server_capabilities, s.instructions, result, elapsed
+        )
+
     # ------------------------------------------------------------------ server requests
 
-    def _start_handler(self, ev: RequestReceived) -> None:
+    def _start_handler(self, ev: RequestReceived, wire: WireMessage | None = None) -> None:
         assert self._loop is not None
-        task = self._loop.create_task(self._run_handler(ev))
+        diagnostics = tuple(wire.diagnostics) if wire is not None else ev.diagnostics
+        info = RequestInfo(ev.id, ev.method, ev.wire_method, diagnostics)
+        task = self._loop.create_task(self._run_handler(ev, info))
         self._handler_tasks[ev.id] = task
 
-    async def _run_handler(self, ev: RequestReceived) -> None:
+    async def _run_handler(self, ev: RequestReceived, info: RequestInfo | None = None) -> None:
         params = ev.params or {}
+        current_request.set(info or RequestInfo(ev.id, ev.method, ev.wire_method, ev.diagnostics))
         try:
             if ev.method == "sampling/createMessage":
                 result = await self.handlers.create_message(params)

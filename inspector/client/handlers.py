@@ -7,11 +7,22 @@ with predictable values so a CI run never waits for a person.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from inspector.protocol.diagnostics import Diagnostic
 from inspector.protocol.jsonrpc import INTERNAL_ERROR
+from inspector.protocol.wire import RequestId
 
-__all__ = ["HandlerError", "HeadlessHandlers", "ServerRequestHandlers", "synthesize_elicitation_content"]
+__all__ = [
+    "HandlerError",
+    "HeadlessHandlers",
+    "RequestInfo",
+    "ServerRequestHandlers",
+    "current_request",
+    "synthesize_elicitation_content",
+]
 
 
 class HandlerError(Exception):
@@ -22,6 +33,27 @@ class HandlerError(Exception):
         self.code = code
         self.message = message
         self.data = data
+
+
+@dataclass(frozen=True, slots=True)
+class RequestInfo:
+    """The server request a handler is answering: its id, the method as sent, and the diagnostics of its frame."""
+
+    id: RequestId
+    method: str
+    """The standard name (``elicitation/request`` arrives as ``elicitation/create``)."""
+    wire_method: str
+    """The name as the server sent it."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def non_standard(self) -> bool:
+        """The server used a non-standard alias of the method (e.g. ``elicitation/request``)."""
+        return self.wire_method != self.method
+
+
+current_request: ContextVar[RequestInfo | None] = ContextVar("current_request", default=None)
+"""Set by the connection inside each handler task: the request being answered (None outside a handler)."""
 
 
 class ServerRequestHandlers(Protocol):

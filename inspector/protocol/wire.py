@@ -27,6 +27,8 @@ class Kind(StrEnum):
     INVALID = "invalid"
     TRANSPORT = "transport"
     STDERR = "stderr"
+    HTTP = "http"
+    """An HTTP exchange (HTTP transports): its JSON summary, not a JSON-RPC message."""
 
 
 @dataclass(slots=True)

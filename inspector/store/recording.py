@@ -8,7 +8,11 @@ called. Reads on a writable recording flush first, so they always see everything
 
 Reading is plain Python for the CLI and the GUI log: ``count``, ``rows`` (offset paging),
 ``rows_after`` (keyset paging, for tailing), ``get``, ``search``, ``find_response`` /
-``find_request``, ``methods`` and ``export_jsonl``, all taking an optional ``RecordFilter``.
+``find_request``, ``exchanges_for``, ``methods`` and ``export_jsonl``, all taking an optional
+``RecordFilter``.
+
+HTTP exchanges (``HttpExchange`` events) are rows of kind ``"http"`` holding a JSON summary, linked to
+the JSON-RPC ids they carried; the first one upgrades the file to schema version 2.
 
 The file format (tables, indexes, ``meta`` keys) and the design of the indexes and of text search
 (which terms use the full-text index, which use ``LIKE``) are described in
@@ -36,8 +40,11 @@ from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.paths import recordings_dir
 from inspector.store.recording_query import RecordFilter, RecordQuery, RecordRow
 from inspector.store.recording_schema import (
+    BASE_VERSION,
     FTS_MAX_BYTES,
+    HTTP_VERSION,
     INSERT_FTS,
+    INSERT_LINK,
     INSERT_MESSAGE,
     SCHEMA_VERSION,
     UPSERT_COUNT,
@@ -47,8 +54,17 @@ from inspector.store.recording_schema import (
     fts_body,
     initialise,
     table_names,
+    upgrade_for_http,
 )
-from inspector.transports.base import StderrLine, TransportClosed, TransportEvent, TransportNote
+from inspector.transports.base import (
+    HttpExchange,
+    SendFailed,
+    SessionExpired,
+    StderrLine,
+    TransportClosed,
+    TransportEvent,
+    TransportNote,
+)
 
 __all__ = [
     "FTS_MAX_BYTES",
@@ -109,6 +125,10 @@ class Recording:
         self._flush_interval = flush_interval
         self._flush_bytes = flush_bytes
         self._buffer: list[Row] = []
+        self._links: list[tuple[int, str, str]] = []
+        """(http row seq, id text, id type) for the buffered HTTP rows."""
+        self._http_pending = False
+        self._version = BASE_VERSION
         self._buffer_bytes = 0
         self._flush_at_rows = self._flush_rows
         self._last_flush = time.monotonic()
@@ -185,14 +205,15 @@ class Recording:
             tables = table_names(conn)
         elif version > SCHEMA_VERSION:
             raise RecordingError(f"{self._path} was written by a newer version (schema {version})")
-        elif version != SCHEMA_VERSION or "messages" not in tables or "counts" not in tables:
+        elif version < BASE_VERSION or "messages" not in tables or "counts" not in tables:
             raise RecordingError(f"{self._path} is not a recording")
+        self._version = max(BASE_VERSION, version)
         has_fts = "messages_fts" in tables
         if has_fts and not self._readonly and not fts5_available():
             raise RecordingError(f"{self._path} has a full-text index but this SQLite lacks FTS5; open it read-only")
         self._fts_write = has_fts and not self._readonly
         self._fts_search = has_fts and use_fts is not False and fts5_available()
-        self._query = RecordQuery(conn, fts=self._fts_search)
+        self._query = RecordQuery(conn, fts=self._fts_search, links="http_links" in tables)
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -16000")
         if not self._readonly:
@@ -260,18 +281,33 @@ class Recording:
         )
 
     def record_transport(self, event: TransportEvent) -> None:
-        """Store a stderr line or a transport note / closure; raw data events are ignored
-        (the frames they carry are recorded as messages)."""
+        """Store a stderr line, a transport note / closure / failure, or an HTTP exchange; raw data events are
+        ignored (the frames they carry are recorded as messages)."""
+        if isinstance(event, HttpExchange):
+            self._record_http(event)
+            return
         if isinstance(event, StderrLine):
             kind, text = Kind.STDERR.value, event.line
         elif isinstance(event, TransportNote):
             kind, text = Kind.TRANSPORT.value, event.message
-        elif isinstance(event, TransportClosed):
+        elif isinstance(event, TransportClosed | SessionExpired | SendFailed):
             kind, text = Kind.TRANSPORT.value, event.describe()
         else:
             return
         raw = text.encode("utf-8", "backslashreplace")
         self._append(Direction.IN.value, kind, None, None, raw, None, 0, 0, None)
+
+    def _record_http(self, event: HttpExchange) -> None:
+        raw = json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        if self._readonly or self._closed:
+            self._check_writable()
+        seq = self._next_seq
+        for rid in event.carried_ids:
+            text, id_type = encode_id(rid)
+            if text is not None and id_type is not None:
+                self._links.append((seq, text, id_type))
+        self._http_pending = True
+        self._append(Direction.OUT.value, Kind.HTTP.value, None, None, raw, None, 0, 0, None)
 
     def _append(
         self,
@@ -319,12 +355,18 @@ class Recording:
         rows = self._buffer
         if not rows or self._closed:
             return
+        links, upgrade = self._links, self._http_pending and self._version < HTTP_VERSION
         self._buffer = []
+        self._links = []
         self._buffer_bytes = 0
         conn = self._conn
         try:
             conn.execute("BEGIN")
+            if upgrade:
+                upgrade_for_http(conn)
             conn.executemany(INSERT_MESSAGE, rows)
+            if links:
+                conn.executemany(INSERT_LINK, links)
             if self._fts_write:
                 conn.executemany(INSERT_FTS, [(row[0], fts_body(row[9])) for row in rows])
             summary = Counter((row[4], row[3], row[5] or "", 1 if row[11] else 0) for row in rows)
@@ -335,10 +377,15 @@ class Recording:
                 conn.execute("ROLLBACK")
             # Keep the rows for the next attempt, which waits for the interval or another batch.
             self._buffer = rows + self._buffer
+            self._links = links + self._links
             self._buffer_bytes = sum(len(row[9]) for row in self._buffer)
             self._flush_at_rows = len(self._buffer) + self._flush_rows
             raise RecordingError(f"could not write to {self._path}: {exc}") from exc
         self._flush_at_rows = self._flush_rows
+        self._http_pending = False
+        if upgrade:
+            self._version = HTTP_VERSION
+            self._query.links = True
 
     def close(self) -> None:
         """Flush and close; a finished recording is left as one self-contained file. Idempotent."""
@@ -421,6 +468,11 @@ class Recording:
         """For a response / error row: the seq of the request it answers, if recorded."""
         self._sync()
         return self._query.find_request(seq)
+
+    def exchanges_for(self, seq: int) -> list[int]:
+        """For a message row: the seqs of the HTTP exchanges that carried it (or its request / response)."""
+        self._sync()
+        return self._query.exchanges_for(seq)
 
     def methods(self, filter: RecordFilter | None = None) -> list[str]:
         """The distinct methods among rows matching the filter's kinds/directions (text ignored)."""

@@ -153,9 +153,11 @@ class RecordQuery:
     number of rows in the file (the last seq).
     """
 
-    def __init__(self, conn: sqlite3.Connection, *, fts: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, fts: bool, links: bool = False) -> None:
         self._conn = conn
         self._fts = fts
+        self.links = links
+        """Whether the file has the ``http_links`` table (schema version 2)."""
 
     # -- the reads ----------------------------------------------------------------------------
 
@@ -229,6 +231,32 @@ class RecordQuery:
             (msg_id, _other_direction(direction), seq, Kind.REQUEST.value, id_type),
         ).fetchone()
         return int(row[0]) if row else None
+
+    def exchanges_for(self, seq: int) -> list[int]:
+        """The "http" rows linked to row ``seq``'s id, from its request until that id is used for a new one."""
+        if not self.links:
+            return []
+        found = self._conn.execute(
+            "SELECT kind, direction, msg_id, id_type FROM messages WHERE seq = ?", (seq,)
+        ).fetchone()
+        if found is None or found[2] is None:
+            return []
+        kind, direction, msg_id, id_type = found
+        start, request_direction = seq, direction
+        request = self.find_request(seq) if kind in _RESPONSE_KINDS else None
+        if request is not None:
+            start, request_direction = request, _other_direction(direction)
+        reused = self._conn.execute(
+            "SELECT min(seq) FROM messages "
+            "WHERE msg_id = ? AND id_type IS ? AND direction = ? AND kind = ? AND seq > ?",
+            (msg_id, id_type, request_direction, Kind.REQUEST.value, start),
+        ).fetchone()[0]
+        rows = self._conn.execute(
+            "SELECT http_seq FROM http_links WHERE msg_id = ? AND id_type = ? AND http_seq > ? AND http_seq < ? "
+            "ORDER BY http_seq",
+            (msg_id, id_type or "", start, reused if reused is not None else 1 << 62),
+        )
+        return [r[0] for r in rows]
 
     def methods(self, f: RecordFilter) -> list[str]:
         where, params = self._summary_where(f)
@@ -384,7 +412,7 @@ def _record_row(r: tuple[Any, ...]) -> RecordRow:
 
 
 def _export_message(kind: str, raw: bytes | str) -> Any:
-    """The parsed payload of a JSON-RPC row when it is strict JSON, else the payload text."""
+    """The parsed payload of a JSON-RPC or HTTP row when it is strict JSON, else the payload text."""
     if kind in _MESSAGE_KINDS:
         try:
             return _STRICT_JSON.decode(raw if isinstance(raw, str) else raw.decode("utf-8"))

@@ -2,7 +2,7 @@
 
 Package-internal: the public names live in :mod:`inspector.store.recording`.
 
-Schema (version 1, also in ``PRAGMA user_version``)::
+Schema (version 2, also in ``PRAGMA user_version``)::
 
     meta(key TEXT PRIMARY KEY, value TEXT)            -- WITHOUT ROWID
         schema_version, app_version, created_wall (time.time()), created_mono (time.monotonic()),
@@ -34,6 +34,15 @@ Schema (version 1, also in ``PRAGMA user_version``)::
                                                       -- method, has_diag); method "" when NULL
     messages_fts USING fts5(body, content='', columnsize=0)   -- only when FTS5 is available
 
+    http_links(http_seq, msg_id, id_type)             -- version 2; WITHOUT ROWID, PRIMARY KEY (msg_id,
+                                                      -- id_type, http_seq): the JSON-RPC ids each "http"
+                                                      -- row (an HTTP exchange) carried
+
+Versions: 1 has no ``http_links`` and no rows of kind ``"http"``. A new file starts as version 1 and is
+upgraded to 2 (in the transaction that writes them) when its first HTTP exchange is recorded, so a stdio
+session's recording stays readable by releases that only know version 1, while one with HTTP rows (which
+they could not show) is refused by them as "written by a newer version". Both versions are read.
+
 Design notes:
 
 * ``counts`` is a running summary kept in the same transaction as the rows. It answers ``count()``
@@ -53,6 +62,9 @@ Design notes:
   matching alone (a scan).
 * Ids are stored as text plus their type so that ``1`` and ``"1"`` stay distinct; pairing a
   request with its response uses ``(msg_id, direction)``.
+* An HTTP exchange is a row of kind ``"http"`` (direction ``"out"``: we made the request) whose payload is
+  the exchange's JSON summary (``HttpExchange.to_json()``: method, url, status, masked headers, timing,
+  SSE event id and retry, note, carried ids); ``http_links`` finds the exchanges that carried a message.
 * WAL journal with ``synchronous=NORMAL`` while recording; ``close()`` switches the file back to
   a rollback journal so that a finished recording is one self-contained file.
 """
@@ -67,9 +79,12 @@ from typing import Final
 from inspector import __version__
 
 __all__ = [
+    "BASE_VERSION",
     "COLUMNS",
     "FTS_MAX_BYTES",
+    "HTTP_VERSION",
     "INSERT_FTS",
+    "INSERT_LINK",
     "INSERT_MESSAGE",
     "SCHEMA_VERSION",
     "UPSERT_COUNT",
@@ -79,9 +94,15 @@ __all__ = [
     "fts_body",
     "initialise",
     "table_names",
+    "upgrade_for_http",
 ]
 
-SCHEMA_VERSION: Final = 1
+BASE_VERSION: Final = 1
+"""What a new file starts as."""
+HTTP_VERSION: Final = 2
+"""Adds ``http_links`` (and rows of kind ``"http"``)."""
+SCHEMA_VERSION: Final = HTTP_VERSION
+"""The newest version this code reads and writes."""
 FTS_MAX_BYTES: Final = 1 << 20
 """How much of each payload the full-text index sees; larger rows are searched by substring."""
 
@@ -117,6 +138,11 @@ CREATE TABLE counts(
 ) WITHOUT ROWID;
 """
 _FTS_SCHEMA: Final = "CREATE VIRTUAL TABLE messages_fts USING fts5(body, content='', columnsize=0)"
+_LINKS_SCHEMA: Final = (
+    "CREATE TABLE IF NOT EXISTS http_links(http_seq INTEGER NOT NULL, msg_id TEXT NOT NULL, id_type TEXT NOT NULL, "
+    "PRIMARY KEY (msg_id, id_type, http_seq)) WITHOUT ROWID"
+)
+INSERT_LINK: Final = "INSERT OR IGNORE INTO http_links VALUES (?, ?, ?)"
 
 INSERT_MESSAGE: Final = "INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INSERT_FTS: Final = "INSERT INTO messages_fts(rowid, body) VALUES (?, ?)"
@@ -160,7 +186,7 @@ def table_names(conn: sqlite3.Connection) -> set[str]:
 def initialise(conn: sqlite3.Connection, fts: bool, label: str | None, target: str | None) -> None:
     """Create the tables (and, with ``fts``, the full-text index) and fill ``meta``, in one transaction."""
     meta = {
-        "schema_version": str(SCHEMA_VERSION),
+        "schema_version": str(BASE_VERSION),
         "app_version": __version__,
         "created_wall": repr(time.time()),
         "created_mono": repr(time.monotonic()),
@@ -178,11 +204,18 @@ def initialise(conn: sqlite3.Connection, fts: bool, label: str | None, target: s
         if fts:
             conn.execute(_FTS_SCHEMA)
         conn.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute(f"PRAGMA user_version = {BASE_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def upgrade_for_http(conn: sqlite3.Connection) -> None:
+    """Version 1 -> 2, inside the caller's transaction: the link table and the new version number."""
+    conn.execute(_LINKS_SCHEMA)
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(HTTP_VERSION),))
+    conn.execute(f"PRAGMA user_version = {HTTP_VERSION}")
 
 
 def encode_id(value: object) -> tuple[str | None, str | None]:

@@ -5,11 +5,17 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = [
+    "MASK",
     "DataReceived",
     "EventSink",
     "FrameReceived",
+    "HttpExchange",
+    "MessageId",
+    "SendFailed",
+    "SessionExpired",
     "StderrLine",
     "Transport",
     "TransportClosed",
@@ -17,6 +23,12 @@ __all__ = [
     "TransportEvent",
     "TransportNote",
 ]
+
+MessageId = int | str
+"""A JSON-RPC id as the transports see it (the same as ``inspector.protocol.wire.RequestId``)."""
+
+MASK = "\u2022\u2022\u2022\u2022"
+"""What a secret header value is replaced with in every event (four bullets)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +81,101 @@ class TransportClosed:
         return "; ".join(parts)
 
 
-TransportEvent = DataReceived | FrameReceived | StderrLine | TransportNote | TransportClosed
-EventSink = Callable[[TransportEvent], None]
-
-
 class TransportError(Exception):
     """The transport could not start or could not send."""
+
+
+@dataclass(frozen=True, slots=True)
+class HttpExchange:
+    """One HTTP request and the response to it (HTTP transports only), with secrets already masked.
+
+    Emitted when the response headers arrive (a JSON body is read first, so the exchange comes before the
+    message it carried); an SSE response stream gets a second record when it ends (``note`` says how), with
+    the last event id and ``retry`` it saw and the ids of the messages it carried.
+    """
+
+    method: str
+    url: str
+    status: int | None
+    """None: no response (the connection failed; ``note`` says why)."""
+    request_headers: tuple[tuple[str, str], ...] = ()
+    response_headers: tuple[tuple[str, str], ...] = ()
+    elapsed: float = 0.0
+    """Seconds from sending the request to the response headers (to the end, for a stream-end record)."""
+    event_id: str | None = None
+    """The last SSE event id seen on this response stream."""
+    retry: int | None = None
+    """The SSE ``retry`` field (milliseconds) seen on this response stream."""
+    note: str = ""
+    carried_ids: tuple[MessageId, ...] = ()
+    """JSON-RPC ids of the messages this exchange carried (request body and response body)."""
+
+    def describe(self) -> str:
+        status = "no response" if self.status is None else str(self.status)
+        text = f"{self.method} {self.url} \u2192 {status} ({self.elapsed * 1000:.0f} ms)"
+        if self.event_id is not None:
+            text += f", last event id {self.event_id}"
+        if self.retry is not None:
+            text += f", retry {self.retry} ms"
+        return f"{text}: {self.note}" if self.note else text
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able summary (what a recording stores)."""
+        return {
+            "method": self.method,
+            "url": self.url,
+            "status": self.status,
+            "elapsed_ms": round(self.elapsed * 1000, 3),
+            "request_headers": [list(pair) for pair in self.request_headers],
+            "response_headers": [list(pair) for pair in self.response_headers],
+            "event_id": self.event_id,
+            "retry": self.retry,
+            "note": self.note,
+            "carried_ids": list(self.carried_ids),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SessionExpired:
+    """The server ended the transport-level session (HTTP 404 for a request carrying its session id).
+
+    The transport has already forgotten the session (id, negotiated version, streams); the next message it
+    sends starts a new one, so the connection must run the handshake again. ``unsent`` holds the frames the
+    server refused with the 404: it never processed them, so they may safely be sent again in the new session.
+    """
+
+    session_id: str
+    unsent: tuple[bytes, ...] = ()
+
+    def describe(self) -> str:
+        return f"the server ended session {self.session_id} (HTTP 404); a new session is needed"
+
+
+@dataclass(frozen=True, slots=True)
+class SendFailed:
+    """A message could not be delivered, or the answer to it can no longer arrive (an HTTP error status, an
+    HTML page, a stream that ended early). The transport itself stays usable; ``request_ids`` are the ids of
+    the requests that will never be answered (empty for a notification or a response)."""
+
+    message: str
+    request_ids: tuple[MessageId, ...] = ()
+    error: TransportError | None = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        return self.message
+
+
+TransportEvent = (
+    DataReceived
+    | FrameReceived
+    | StderrLine
+    | TransportNote
+    | TransportClosed
+    | HttpExchange
+    | SessionExpired
+    | SendFailed
+)
+EventSink = Callable[[TransportEvent], None]
 
 
 class Transport(abc.ABC):
@@ -95,3 +196,10 @@ class Transport(abc.ABC):
     @abc.abstractmethod
     def describe(self) -> str:
         """A short human description, e.g. the command line or the URL."""
+
+    def on_negotiated(self, protocol_version: str) -> None:  # noqa: B027 - an optional hook
+        """The handshake settled on ``protocol_version`` (HTTP sends it as a header from now on).
+
+        Called synchronously by the connection as soon as the initialize result is accepted, before
+        ``notifications/initialized`` is sent, and again after each re-initialization. Default: nothing.
+        """

@@ -1,0 +1,303 @@
+"""What both HTTP transports are built on: the client, events, tasks, requests and SSE streams.
+
+``HttpTransportBase._request`` sends one request and returns the streaming response, following redirects
+that stay on the endpoint's origin and keep the method (each hop recorded), and recording the responses of
+an ``auth`` flow; when no answer comes it records that and raises ``NoAnswer`` with one clear line.
+``_read_sse`` reads an event stream to its end (or until told to stop) and records how it ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Collection, Coroutine, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import httpx2
+
+from inspector.transports.base import (
+    EventSink,
+    HttpExchange,
+    MessageId,
+    Transport,
+    TransportClosed,
+    TransportError,
+    TransportEvent,
+)
+from inspector.transports.http_common import (
+    HttpError,
+    make_client,
+    mask_headers,
+    mask_url,
+    request_error_message,
+    same_origin,
+)
+from inspector.transports.sse_parser import SseError, SseEvent, SseParser
+
+__all__ = ["HttpTransportBase", "NoAnswer", "StreamEnd"]
+
+_log = logging.getLogger(__name__)
+
+_MAX_REDIRECTS: Final = 5
+_CANCEL_WAIT: Final = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEnd:
+    """How an SSE response stream ended."""
+
+    events: int
+    """Events dispatched (priming events included)."""
+    last_event_id: str | None
+    retry: int | None
+    error: str | None
+    """Why it broke (None: the server ended it, or the reader stopped)."""
+
+
+class NoAnswer(Exception):
+    """A request got no HTTP answer; ``message`` is the one-line reason (already in an HttpExchange)."""
+
+    def __init__(self, message: str, error: TransportError) -> None:
+        super().__init__(message)
+        self.message = message
+        self.error = error
+
+
+class HttpTransportBase(Transport):
+    """Shared plumbing of the HTTP transports: the client, events, tasks, requests with redirects."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        auth: httpx2.Auth | None = None,
+        ca_bundle: str | None = None,
+        timeout: float = 30.0,
+        secret_headers: Collection[str] = (),
+        read_timeout: float | None = 300.0,
+    ) -> None:
+        try:
+            parsed = httpx2.URL(url)
+        except (httpx2.InvalidURL, TypeError, ValueError) as exc:
+            raise TransportError(f"invalid URL {url!r}: {exc}") from exc
+        if parsed.scheme not in ("http", "https") or not parsed.host:
+            raise TransportError(f"not an http:// or https:// URL: {url}")
+        self._url = parsed
+        self._profile_headers = dict(headers or {})
+        self._auth = auth
+        self._ca_bundle = ca_bundle
+        self._timeout = timeout
+        self._read_timeout = read_timeout
+        self._secret = frozenset(name.lower() for name in secret_headers)
+        self._client: httpx2.AsyncClient | None = None
+        self._sink: EventSink | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+        self._closed_emitted = False
+
+    def describe(self) -> str:
+        return mask_url(self._url)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed_emitted
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _open_client(self) -> httpx2.AsyncClient:
+        if self._client is None:
+            self._client = make_client(
+                headers=self._profile_headers,
+                auth=self._auth,
+                ca_bundle=self._ca_bundle,
+                timeout=self._timeout,
+                read_timeout=self._read_timeout,
+            )
+        return self._client
+
+    async def _close_client(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    def _emit(self, event: TransportEvent) -> None:
+        if self._closed_emitted or self._sink is None:
+            return
+        if isinstance(event, TransportClosed):
+            self._closed_emitted = True
+        try:
+            self._sink(event)
+        except Exception:  # a broken consumer must not kill the readers
+            _log.exception("transport event sink raised on %r", type(event).__name__)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            _log.error("HTTP transport task %s failed", task.get_name(), exc_info=task.exception())
+
+    async def _cancel_tasks(self) -> None:
+        current = asyncio.current_task()
+        tasks = [t for t in self._tasks if t is not current]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=_CANCEL_WAIT)
+
+    def _exchange(
+        self,
+        method: str,
+        url: httpx2.URL,
+        request_headers: Iterable[tuple[str, str]],
+        response: httpx2.Response | None,
+        started: float,
+        *,
+        note: str = "",
+        carried: tuple[MessageId, ...] = (),
+        event_id: str | None = None,
+        retry: int | None = None,
+    ) -> None:
+        elapsed = asyncio.get_running_loop().time() - started
+        self._emit(
+            HttpExchange(
+                method=method,
+                url=mask_url(url),
+                status=response.status_code if response is not None else None,
+                request_headers=mask_headers(request_headers, self._secret),
+                response_headers=mask_headers(response.headers.multi_items(), self._secret) if response else (),
+                elapsed=elapsed,
+                event_id=event_id or None,
+                retry=retry,
+                note=note,
+                carried_ids=carried,
+            )
+        )
+
+    def _answered(
+        self, response: httpx2.Response, started: float, *, note: str = "", carried: tuple[MessageId, ...] = ()
+    ) -> None:
+        """The HttpExchange for a response, with the headers the request really carried."""
+        request = response.request
+        self._exchange(
+            request.method, request.url, request.headers.multi_items(), response, started, note=note, carried=carried
+        )
+
+    async def _request(
+        self,
+        method: str,
+        url: httpx2.URL,
+        headers: Mapping[str, str],
+        *,
+        content: bytes | None = None,
+        timeout: float | None = None,
+        carried: tuple[MessageId, ...] = (),
+    ) -> tuple[httpx2.Response, float]:
+        """Send one request and return the (streaming) response and when it was sent.
+
+        Redirects are followed while they stay on the origin and keep the method (307/308, or any redirect
+        of a GET), each hop recorded as an HttpExchange; responses of an auth flow (a 401 answered by the
+        ``auth`` object) are recorded too. The final response's exchange is the caller's to record. Raises
+        NoAnswer when no answer came. ``timeout``: a total bound for a short request (None: the client's).
+        """
+        client = self._client
+        if client is None:
+            raise NoAnswer("transport is closed", TransportError("transport is closed"))
+        loop = asyncio.get_running_loop()
+        limit = httpx2.Timeout(timeout) if timeout is not None else httpx2.USE_CLIENT_DEFAULT
+        for _ in range(_MAX_REDIRECTS + 1):
+            request = client.build_request(method, url, headers=headers, content=content, timeout=limit)
+            started = loop.time()
+            try:
+                response = await client.send(request, stream=True)
+            except Exception as exc:
+                message = request_error_message(exc, url)
+                self._exchange(method, url, request.headers.multi_items(), None, started, note=message, carried=carried)
+                error = TransportError(message)
+                error.__cause__ = exc
+                raise NoAnswer(message, error) from exc
+            for step in response.history:
+                self._exchange(
+                    step.request.method, step.request.url, step.request.headers.multi_items(), step, started,
+                    note="authorization step",
+                )  # fmt: skip
+            target = self._redirect_target(response)
+            if target is None:
+                return response, started
+            await response.aclose()
+            self._answered(response, started, note=f"redirect to {mask_url(target)}", carried=carried)
+            url = target
+        message = f"more than {_MAX_REDIRECTS} redirects from {mask_url(url)}"
+        raise NoAnswer(message, HttpError(message, url=mask_url(url)))
+
+    @staticmethod
+    def _redirect_target(response: httpx2.Response) -> httpx2.URL | None:
+        """Where a redirect that may be followed leads, or None (not a redirect, or one not to follow)."""
+        if not response.has_redirect_location:
+            return None
+        location = response.request.url.join(response.headers["location"])
+        keeps_method = response.status_code in (307, 308) or response.request.method == "GET"
+        if not keeps_method or not same_origin(response.request.url, location):
+            return None
+        return location
+
+    async def _read_head(self, response: httpx2.Response, limit: int = 65536) -> bytes:
+        """The first ``limit`` bytes of a body (for error messages), then the response is closed."""
+        body = bytearray()
+        try:
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) >= limit:
+                    break
+        except Exception:  # whatever arrived is enough for a message
+            pass
+        finally:
+            await response.aclose()
+        return bytes(body)
+
+    async def _read_sse(
+        self,
+        response: httpx2.Response,
+        started: float,
+        on_event: Callable[[SseEvent], bool],
+        *,
+        carried: Callable[[], tuple[MessageId, ...]] = tuple,
+        done_note: str = "",
+    ) -> StreamEnd:
+        """Feed the stream's events to ``on_event`` (True: stop reading) and close it. The stream's end is
+        recorded as an HttpExchange (last event id, retry, ``carried()`` ids, and how it ended); when the
+        reader is cancelled nothing is recorded."""
+        parser = SseParser()
+        error: str | None = None
+        stopped = False
+        try:
+            async for chunk in response.aiter_bytes():
+                for event in parser.feed(chunk):
+                    stopped = on_event(event) or stopped
+                if stopped:
+                    break
+        except httpx2.HTTPError as exc:
+            error = f"stream broke: {request_error_message(exc, response.request.url)}"
+        except SseError as exc:
+            error = f"stream unreadable: {exc}"
+        finally:
+            unfinished = parser.close()
+            await response.aclose()
+        if stopped:
+            note = done_note or "stream done"
+        else:
+            note = error or ("the server ended the stream" + (" in the middle of an event" if unfinished else ""))
+        request = response.request
+        self._exchange(
+            request.method, request.url, request.headers.multi_items(), response, started, note=note,
+            carried=carried(), event_id=parser.last_event_id, retry=parser.retry,
+        )  # fmt: skip
+        return StreamEnd(parser.events, parser.last_event_id, parser.retry, error)
