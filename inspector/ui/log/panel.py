@@ -1,0 +1,378 @@
+"""``LogPanel``: the live message log (filter bar, virtualized table, detail pane).
+
+The main window calls ``refresh()`` when ``ConnectionController.messagesAdded`` fires; rows are
+appended (the view follows the tail only when it was already at the bottom). Selecting a request
+tints its response (and the other way round); Ctrl+J jumps between them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Final
+
+from PySide6.QtCore import (
+    QByteArray,
+    QItemSelectionModel,
+    QModelIndex,
+    QPoint,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHeaderView,
+    QMenu,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.protocol.wire import Kind
+from inspector.store.recording import RecordFilter, Recording, RecordingError
+from inspector.ui.log.delegates import BadgeDelegate
+from inspector.ui.log.detail import DetailPane
+from inspector.ui.log.filters import FilterBar
+from inspector.ui.log.model import Column, LogTableModel
+
+__all__ = ["LogPanel"]
+
+_WIDTHS: Final = {
+    Column.TIME: 96,
+    Column.DIRECTION: 26,
+    Column.KIND: 104,
+    Column.METHOD: 190,
+    Column.ID: 56,
+    Column.LATENCY: 74,
+    Column.SIZE: 70,
+    Column.DIAGNOSTICS: 46,
+}
+_RESPONSE_KINDS: Final = (Kind.RESPONSE.value, Kind.ERROR.value, Kind.INVALID.value)
+_STATE_VERSION: Final = 1
+
+
+class LogPanel(QWidget):
+    """Filter bar + message table + detail pane over one Recording (see the module docstring)."""
+
+    selectedSeqChanged = Signal(object)
+    """The seq of the selected row, or None."""
+    countsChanged = Signal(int, int)
+    """(rows shown, rows in the recording)"""
+    exportFinished = Signal(str, object)
+    """(path, rows written | error message)"""
+
+    REFRESH_INTERVAL_MS = 200
+
+    def __init__(self, recording: Recording | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = LogTableModel(None, self)
+        self.filter_bar = FilterBar(self)
+        self.filter_bar.set_methods_provider(self._methods)
+        self.view = QTableView(self)
+        self.view.setModel(self.model)
+        self.detail = DetailPane(self)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("logSplitter")
+        self.splitter.addWidget(self.view)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.filter_bar)
+        layout.addWidget(self.splitter, 1)
+        self._setup_view()
+        self._setup_actions()
+
+        self._follow = True
+        self._pending_seq: int | None = None
+        self._last_refresh = 0.0
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.timeout.connect(self._refresh_now)
+        self._export_paths: dict[int, str] = {}
+        self.filter_bar.filterChanged.connect(self._on_filter)
+        self.model.progressed.connect(self._on_progress)
+        self.model.rowsAboutToBeInserted.connect(self._before_insert)
+        self.model.rowsInserted.connect(self._after_insert)
+        self.model.modelAboutToBeReset.connect(self._before_reset)
+        self.model.modelReset.connect(self._after_reset)
+        self.detail.jumpRequested.connect(lambda seq: self.select_seq(seq))
+        self.view.selectionModel().currentRowChanged.connect(self._on_current)
+        self.set_recording(recording)
+
+    def _setup_view(self) -> None:
+        v = self.view
+        v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        v.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        v.setShowGrid(False)
+        v.setAlternatingRowColors(True)
+        v.setWordWrap(False)
+        v.setTextElideMode(Qt.TextElideMode.ElideRight)
+        v.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        v.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        v.customContextMenuRequested.connect(self._context_menu)
+        vh = v.verticalHeader()
+        vh.setVisible(False)
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(v.fontMetrics().height() + 8)
+        hh = v.horizontalHeader()
+        hh.setHighlightSections(False)
+        hh.setStretchLastSection(True)
+        hh.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        for column, width in _WIDTHS.items():
+            hh.resizeSection(column, width)
+        v.setItemDelegateForColumn(Column.DIAGNOSTICS, BadgeDelegate(v))
+
+    def _setup_actions(self) -> None:
+        self.jump_action = QAction("Jump to Response / Request", self)
+        self.jump_action.setShortcut(QKeySequence("Ctrl+J"))
+        self.jump_action.triggered.connect(self.detail.jump)
+        self.copy_action = QAction("Copy JSON", self)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self.detail.copy_json)
+        self.copy_cli_action = QAction("Copy as mcp-inspect --cli Command", self)
+        self.copy_cli_action.triggered.connect(self.detail.copy_cli_command)
+        self.open_full_action = QAction("Open Full Payload…", self)
+        self.open_full_action.triggered.connect(self.detail.open_full)
+        self.export_action = QAction("Export as JSON Lines…", self)
+        self.export_action.triggered.connect(lambda: self.export_jsonl_dialog())
+        self.diagnostics_action = QAction("Diagnostics Only", self)
+        self.diagnostics_action.setCheckable(True)
+        self.diagnostics_action.toggled.connect(self.show_diagnostics_only)
+        self.filter_bar.diagnostics_button.toggled.connect(self.diagnostics_action.setChecked)
+        self.addAction(self.jump_action)
+        self.view.addAction(self.copy_action)
+
+    # ------------------------------------------------------------------ public API
+
+    @property
+    def recording(self) -> Recording | None:
+        return self.model.recording
+
+    def set_recording(self, recording: Recording | None) -> None:
+        """Show another recording (None: nothing). Filters stay as they are.
+
+        A live (writable) recording opens at its end, following new rows; a saved one at its start.
+        """
+        self.model.set_recording(recording)
+        self.model.set_filter(self.filter_bar.current_filter())
+        self.detail.set_context(recording, self.model.worker, self.model.source)
+        self._pending_seq = None
+        self._follow = recording is not None and not recording.readonly
+        if self._follow:
+            self.view.scrollToBottom()
+        else:
+            self.view.scrollToTop()
+
+    def refresh(self) -> None:
+        """New rows may be in the recording (connect to ConnectionController.messagesAdded).
+
+        During a flood the table is updated at most every ``REFRESH_INTERVAL_MS`` (the first call
+        after a quiet spell is applied at once, the rest are folded into one a little later).
+        """
+        wait = self.REFRESH_INTERVAL_MS / 1000 - (time.monotonic() - self._last_refresh)
+        if wait <= 0:
+            self._refresh_now()
+        elif not self._refresh_timer.isActive():
+            self._refresh_timer.start(max(1, int(wait * 1000)))
+
+    def _refresh_now(self) -> None:
+        self._refresh_timer.stop()
+        self._last_refresh = time.monotonic()
+        self.model.refresh()
+
+    def release(self) -> None:
+        """Close the panel's own connections to the recording file (before the recording is closed)."""
+        self.detail.set_context(None, None, None)
+        self.model.close()
+
+    def show_diagnostics_only(self, on: bool = True) -> None:
+        self.filter_bar.set_diagnostics_only(on)
+
+    def search(self, text: str) -> None:
+        """Search the payloads now (as if typed in the search field, without the debounce)."""
+        self.filter_bar.set_search_text(text, immediate=True)
+
+    def selected_seq(self) -> int | None:
+        index = self.view.selectionModel().currentIndex()
+        return self.model.seq_at(index.row()) if index.isValid() else None
+
+    def select_seq(self, seq: int, *, reveal: bool = True) -> bool:
+        """Select the row of ``seq``. If a filter hides it, clear the filters first (``reveal``).
+
+        Returns False when the row cannot be shown (yet: a filter still being computed selects
+        it once it gets there).
+        """
+        row = self.model.row_of(seq)
+        if row is None and self.recording is not None and self.model.arithmetic and seq > self.model.rowCount():
+            self._refresh_now()  # a row newer than the last refresh
+            row = self.model.row_of(seq)
+        if row is not None:
+            self._pending_seq = None
+            index = self.model.index(row, 0)
+            flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+            self.view.selectionModel().setCurrentIndex(index, flags)
+            self.view.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtCenter)
+            return True
+        if self.model.building and not self.model.covers(seq):
+            self._pending_seq = seq
+            return False
+        if reveal and not self.model.filter.is_empty():
+            self.filter_bar.reset()
+            return self.select_seq(seq, reveal=False)
+        return False
+
+    def save_state(self) -> bytes:
+        """Splitter positions and column widths (for QSettings)."""
+
+        def b64(data: QByteArray) -> str:
+            return bytes(data.toBase64().data()).decode("ascii")
+
+        parts = {
+            "version": _STATE_VERSION,
+            "splitter": b64(self.splitter.saveState()),
+            "detail": b64(self.detail.splitter.saveState()),
+            "columns": b64(self.view.horizontalHeader().saveState()),
+        }
+        return json.dumps(parts).encode()
+
+    def restore_state(self, state: QByteArray | bytes) -> bool:
+        """Undo ``save_state``; False (and nothing changed) when the data is not ours."""
+        try:
+            parts = json.loads(bytes(state.data()) if isinstance(state, QByteArray) else state)
+            if not isinstance(parts, dict) or parts.get("version") != _STATE_VERSION:
+                return False
+            blobs = [QByteArray.fromBase64(str(parts[k]).encode("ascii")) for k in ("splitter", "detail", "columns")]
+        except (ValueError, KeyError, TypeError):
+            return False
+        self.splitter.restoreState(blobs[0])
+        self.detail.splitter.restoreState(blobs[1])
+        self.view.horizontalHeader().restoreState(blobs[2])
+        return True
+
+    def export_jsonl_dialog(self, *, filtered: bool = False) -> QFileDialog | None:
+        """Ask where to export (non-modal); ``filtered`` exports only the rows shown."""
+        rec = self.recording
+        if rec is None:
+            return None
+        dialog = QFileDialog(self, "Export as JSON lines", str(Path.home() / f"{rec.path.stem}.jsonl"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilters(["JSON lines (*.jsonl)", "All files (*)"])
+        dialog.setDefaultSuffix("jsonl")
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        f = self.model.filter if filtered else None
+        dialog.fileSelected.connect(lambda path: self.export_jsonl(path, f))
+        dialog.open()
+        return dialog
+
+    def export_jsonl(self, path: str, f: RecordFilter | None = None) -> None:
+        """Export in the reader thread; ``exportFinished`` reports the outcome."""
+        rec, worker = self.recording, self.model.worker
+        if rec is None or worker is None:
+            self.exportFinished.emit(path, "no recording")
+            return
+        try:
+            if not rec.readonly:
+                rec.flush()
+        except RecordingError as exc:
+            self.exportFinished.emit(path, str(exc))
+            return
+        if not self._export_paths:
+            worker.exported.connect(self._on_exported)
+        self._export_paths[worker.export_jsonl(Path(path), f)] = path
+
+    # ------------------------------------------------------------------ internals
+
+    def _methods(self) -> list[str]:
+        rec = self.recording
+        if rec is None or rec.closed:
+            return []
+        try:
+            return rec.methods()
+        except RecordingError:
+            return []
+
+    def _on_filter(self, f: RecordFilter) -> None:
+        self.model.set_filter(f)
+
+    def _on_exported(self, token: int, result: object) -> None:
+        path = self._export_paths.pop(token, None)
+        if path is not None:
+            self.exportFinished.emit(path, result)
+
+    def _before_reset(self) -> None:
+        seq = self.selected_seq()
+        self._pending_seq = seq if seq is not None else self._pending_seq
+        self._follow = self._at_bottom()
+
+    def _after_reset(self) -> None:
+        if self._pending_seq is None and self._follow:
+            self.view.scrollToBottom()
+
+    def _at_bottom(self) -> bool:
+        bar = self.view.verticalScrollBar()
+        return bar.value() >= bar.maximum()
+
+    def _before_insert(self, _parent: QModelIndex, _first: int, _last: int) -> None:
+        self._follow = self._at_bottom() and self._pending_seq is None
+
+    def _after_insert(self, _parent: QModelIndex, _first: int, _last: int) -> None:
+        if self._pending_seq is not None and self.model.row_of(self._pending_seq) is not None:
+            self.select_seq(self._pending_seq, reveal=False)
+        elif self._follow:
+            self.view.scrollToBottom()
+
+    def _on_progress(self) -> None:
+        m = self.model
+        if self._pending_seq is not None and not m.building and m.row_of(self._pending_seq) is None:
+            self._pending_seq = None  # filtered out
+        self.filter_bar.set_counts(m.rowCount(), m.total, building=m.building, error=m.error)
+        self.countsChanged.emit(m.rowCount(), m.total)
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        cells = self.model.cells(current.row()) if current.isValid() else None
+        if cells is None:
+            self.model.set_partner(None)
+            self.selectedSeqChanged.emit(None)
+            return
+        partner = self._partner_of(cells.seq, cells.kind)
+        self.model.set_partner(partner)
+        if cells.seq != self.detail.seq or partner != self.detail.partner:
+            self.detail.show_seq(cells.seq, size=cells.size, partner=partner)
+        self.selectedSeqChanged.emit(cells.seq)
+
+    def _partner_of(self, seq: int, kind: str) -> int | None:
+        rec = self.recording
+        if rec is None or rec.closed:
+            return None
+        try:
+            if kind == Kind.REQUEST.value:
+                return rec.find_response(seq)
+            if kind in _RESPONSE_KINDS:
+                return rec.find_request(seq)
+        except RecordingError:
+            return None
+        return None
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = QMenu(self)
+        kind = self.model.cells(index.row())
+        self.copy_cli_action.setEnabled(kind is not None and kind.kind == Kind.REQUEST.value)
+        self.jump_action.setEnabled(self.model.partner is not None)
+        for action in (self.copy_action, self.copy_cli_action, self.jump_action, self.open_full_action):
+            menu.addAction(action)
+        menu.addSeparator()
+        menu.addAction(self.export_action)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
