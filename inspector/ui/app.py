@@ -96,12 +96,28 @@ def new_event_loop(app: object, *, already_running: bool = False) -> asyncio.Abs
     return loop
 
 
+def warm_up() -> None:
+    """Pay start-up costs before the window shows, not during the first connection.
+
+    The schema validation models (mcp-types) take ~0.5 s to import; importing them lazily would freeze the
+    window at the first connect. Then everything alive at start-up moves out of the garbage collector's
+    sight (``gc.freeze``), so a full collection while a big tool list is parsed scans only new objects.
+    """
+    import gc
+
+    import inspector.protocol.validation  # noqa: F401  (import for its side effect: the models are built)
+
+    gc.collect()
+    gc.freeze()
+
+
 def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from inspector.ui.main_window import MainWindow
 
+    warm_up()
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else "mcp-inspect"])
     app.setApplicationName("mcp-inspector-desktop")

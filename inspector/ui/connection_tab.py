@@ -1,4 +1,5 @@
-"""One tab per connected profile: a status header with Cancel / Reconnect / Disconnect, then Overview, Log, Stderr.
+"""One tab per connected profile: a status header with Cancel / Reconnect / Disconnect, then inner tabs: Overview,
+the Explore panels (Tools, Resources, Prompts, Utilities; see ``inspector.ui.explore``), Log, Stderr.
 
 The tab only reads the controller's plain state and listens to its signals; every command goes to the
 controller, which runs it as an asyncio task, so no button ever blocks the window.
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSizePolicy,
+    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from inspector.store.recording import Recording
 from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
+from inspector.ui.explore import Explore
 from inspector.ui.log import LogPanel
 from inspector.ui.overview_panel import OverviewPanel
 from inspector.ui.settings import UiSettings
@@ -123,11 +126,17 @@ class ConnectionTab(QWidget):
         self.overview = OverviewPanel()
         self.log = LogPanel(controller.recording)
         self.stderr_console = StderrConsole()
+        self.explore = Explore(controller, profile_id)
+        self.tools = self.explore.tools
+        self.resources = self.explore.resources
+        self.prompts = self.explore.prompts
+        self.utilities = self.explore.utilities
         self.inner_tabs = QTabWidget()
         self.inner_tabs.setDocumentMode(True)
         self.inner_tabs.addTab(self.overview, "Overview")
         self.inner_tabs.addTab(self.log, "Log")
         self.inner_tabs.addTab(self.stderr_console, "Stderr")
+        self.explore.add_to(self.inner_tabs, 1)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -151,6 +160,7 @@ class ConnectionTab(QWidget):
         c.stderrLine.connect(self.stderr_console.append_line)
         c.diagnosticsChanged.connect(self.overview.set_diagnostic_count)
         self.overview.diagnosticsRequested.connect(self.show_diagnostics)
+        self.explore.wire()
 
     # -- commands --------------------------------------------------------------------------------
 
@@ -175,19 +185,24 @@ class ConnectionTab(QWidget):
     async def aclose(self) -> None:
         """Close the connection and the recording for good (the tab is going away)."""
         self._ticker.stop()
+        self.explore.shutdown()
         self.log.release()  # the panel's reader lets go of the file before the recording closes
         await self.controller.aclose()
 
     def restore_layout(self, settings: UiSettings) -> None:
         """Splitter positions as last saved (shared by all tabs)."""
-        for name, splitter in (("overview", self.overview.splitter), ("log", self.log.splitter)):
+        for name, splitter in self._splitters():
             state = settings.splitter(name)
             if state is not None:
                 splitter.restoreState(state)
 
     def save_layout(self, settings: UiSettings) -> None:
-        settings.set_splitter("overview", self.overview.splitter.saveState())
-        settings.set_splitter("log", self.log.splitter.saveState())
+        for name, splitter in self._splitters():
+            settings.set_splitter(name, splitter.saveState())
+
+    def _splitters(self) -> list[tuple[str, QSplitter]]:
+        return [("overview", self.overview.splitter), ("log", self.log.splitter),
+                ("tools", self.tools.splitter), ("prompts", self.prompts.splitter)]  # fmt: skip
 
     @property
     def title(self) -> str:

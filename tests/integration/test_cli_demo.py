@@ -183,9 +183,10 @@ def test_server_requests_get_headless_answers() -> None:
 
 
 def test_progress_keeps_a_slow_call_alive_past_the_timeout() -> None:
-    # 3 s of work with a progress notification every 0.5 s, and a 1.5 s request timeout reset by each
-    proc = demo("--method", "tools/call", "--tool-name", "slow", "--tool-arg", "seconds=3", "steps=6",
-                "--timeout", "1.5", "--format", "json")  # fmt: skip
+    # 5 s of work with a progress notification every 0.5 s, and a 3 s request timeout reset by each
+    # (3 s, not less: the timeout also bounds initialize, and the demo server takes ~1 s to import)
+    proc = demo("--method", "tools/call", "--tool-name", "slow", "--tool-arg", "seconds=5", "steps=10",
+                "--timeout", "3", "--format", "json")  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert result_of(proc)["isError"] is False
 
