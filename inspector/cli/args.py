@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, NoReturn
 
@@ -33,7 +34,9 @@ __all__ = [
     "CliOptions",
     "HelpRequested",
     "build_parser",
+    "is_url",
     "parse_args",
+    "parse_header",
     "parse_pair",
     "sniff_format",
     "split_argv",
@@ -80,7 +83,13 @@ _OPTIONS: Final[dict[str, Arity]] = {
     "--config": "one",
     "--server": "one",
     "--transport": "one",
-    "--header": "many",
+    "--header": "one",
+    "--probe": "flag",
+    "--auto-approve": "flag",
+    "--client-id": "one",
+    "--client-secret": "one",
+    "--client-metadata-url": "one",
+    "--scope": "one",
     "--load": "flag",
     "--load-concurrency": "one",
     "--load-requests": "one",
@@ -100,7 +109,18 @@ class CliOptions:
     """A validated command line."""
 
     target: list[str] = field(default_factory=list)
-    """The server command and its arguments (empty with --config or --demo)."""
+    """The server command and its arguments (empty with --config or --demo), or ``[url]``."""
+    url: str | None = None
+    """The server URL when TARGET is an http(s) URL (Streamable HTTP or legacy SSE)."""
+    transport: str | None = None
+    """``--transport``: stdio, http or sse (None: chosen from the TARGET)."""
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    probe: bool = False
+    auto_approve: bool = False
+    client_id: str | None = None
+    client_secret: str | None = None
+    client_metadata_url: str | None = None
+    scopes: list[str] = field(default_factory=list)
     method: str | None = None
     tool_name: str | None = None
     tool_arg_pairs: list[tuple[str, str]] = field(default_factory=list)
@@ -162,9 +182,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="mcp-inspect --cli",
         usage="mcp-inspect --cli [options] TARGET... [options] [-- SERVER-ARGS...]",
         description=(
-            "Run one MCP method against a server and print the result. TARGET is the server command and its "
-            "arguments (stdio), e.g.: mcp-inspect --cli python server.py --method tools/list. Options and "
-            "TARGET may be mixed; put the server's own flags that clash with ours after '--'."
+            "Run one MCP method against a server and print the result, or --probe everything it offers. "
+            "TARGET is the server command and its arguments (stdio), e.g.: mcp-inspect --cli python server.py "
+            "--method tools/list, or the server's http(s) URL (Streamable HTTP; legacy SSE for a path ending in "
+            "/sse, and as a fallback when the server refuses Streamable HTTP). Options and a command TARGET may be "
+            "mixed; put the server's own flags that clash with ours after '--'."
         ),
         epilog=(
             f"{EXIT_CODES_HELP}\n\n"
@@ -172,10 +194,13 @@ def build_parser() -> argparse.ArgumentParser:
             "  mcp-inspect --cli python server.py --method tools/list\n"
             "  mcp-inspect --cli --method tools/call --tool-name add --tool-arg a=1 b=2 -- python server.py\n"
             "  mcp-inspect --cli --config mcp.json --server time --method tools/list --format json\n"
+            "  mcp-inspect --cli https://example.com/mcp --header 'X-Api-Key: k' --method tools/list\n"
+            "  mcp-inspect --cli --probe --auto-approve http://127.0.0.1:8000/mcp\n"
             "  mcp-inspect --cli node build/index.js --load --tool-name echo --tool-arg message=hi "
             "--load-concurrency 8 --load-requests 1000\n\n"
             "environment:\n"
-            "  MCP_INSPECT_DEBUG=1  show the Python traceback of unexpected internal errors"
+            "  MCP_INSPECT_DEBUG=1  show the Python traceback of unexpected internal errors\n"
+            "  MCP_INSPECT_CLIENT_SECRET  the OAuth client secret of --client-id (instead of --client-secret)"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         add_help=False,
@@ -210,8 +235,42 @@ def build_parser() -> argparse.ArgumentParser:
     server.add_argument("--config", metavar="FILE", help="mcpServers-format JSON config file")
     server.add_argument("--server", metavar="NAME", help="server entry of --config to run")
     server.add_argument("--demo", action="store_true", help="run against the bundled demo server")
-    server.add_argument("--transport", metavar="TYPE", help="stdio (http and sse are not supported yet)")
-    server.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'", help=argparse.SUPPRESS)
+    server.add_argument(
+        "--transport",
+        metavar="TYPE",
+        help="stdio, http (Streamable HTTP) or sse (legacy HTTP+SSE); default: from TARGET",
+    )
+    server.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="HTTP header for a URL TARGET, repeatable",
+    )
+
+    auth = parser.add_argument_group("authorization (URL targets; OAuth 2.1 starts when the server answers 401)")
+    auth.add_argument("--client-id", metavar="ID", help="pre-registered OAuth client id")
+    auth.add_argument(
+        "--client-secret",
+        metavar="SECRET",
+        help="its secret (confidential clients); $MCP_INSPECT_CLIENT_SECRET keeps it out of the process list",
+    )
+    auth.add_argument(
+        "--client-metadata-url", metavar="URL", help="https URL of this client's Client ID Metadata Document"
+    )
+    auth.add_argument(
+        "--scope",
+        action="append",
+        default=[],
+        metavar="SCOPE",
+        help="scope to request (repeatable; default: the server's)",
+    )
+    auth.add_argument(
+        "--auto-approve",
+        action="store_true",
+        help="authorize without a browser, for authorization servers that approve at once (CI, conformance); "
+        "tokens are kept in memory for this run only",
+    )
 
     conn = parser.add_argument_group("connection")
     conn.add_argument(
@@ -233,6 +292,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     out = parser.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
+
+    probe = parser.add_argument_group("probe")
+    probe.add_argument(
+        "--probe",
+        action="store_true",
+        help="list everything, call every tool with synthesised arguments, read every resource, get every prompt; "
+        "print one JSON report; exit 5 when the server violated the protocol",
+    )
 
     load = parser.add_argument_group("load")
     load.add_argument("--load", action="store_true", help="call --tool-name repeatedly and print a JSON summary")
@@ -385,16 +452,7 @@ def parse_args(argv: list[str]) -> CliOptions:
     if ns.server is not None and ns.config is None:
         raise UsageError("--server needs --config FILE")
     opts.config, opts.server = ns.config, ns.server
-    if target and target[0].startswith(("http://", "https://")):
-        raise UsageError(
-            f"HTTP targets are not supported yet ({target[0]}); this version connects to stdio server commands only"
-        )
-    if ns.transport is not None and ns.transport != "stdio":
-        if ns.transport in ("http", "sse", "streamable-http"):
-            raise UsageError(f"--transport {ns.transport}: HTTP targets are not supported yet; use stdio")
-        raise UsageError(f"--transport must be stdio (http and sse are not supported yet), not {ns.transport!r}")
-    if ns.header:
-        raise UsageError("--header is for HTTP targets, which are not supported yet")
+    _remote_options(opts, ns)
     for item in ns.env:
         key, value = parse_pair(item, "-e")
         opts.env[key] = value
@@ -402,6 +460,20 @@ def parse_args(argv: list[str]) -> CliOptions:
 
     # --- what to do ---
     opts.load = ns.load
+    opts.probe = ns.probe
+    if ns.probe:
+        if ns.load or ns.method is not None:
+            raise UsageError(
+                f"--probe runs every method itself; it cannot be combined with {'--load' if ns.load else '--method'}"
+            )
+        for attr, flag, _methods in _METHOD_ONLY:
+            if getattr(ns, attr) not in (None, []):
+                raise UsageError(f"{flag} is not used with --probe (it synthesises every argument itself)")
+        for value, flag in ((ns.load_concurrency, "--load-concurrency"), (ns.load_requests, "--load-requests")):
+            if value is not None:
+                raise UsageError(f"{flag} only makes sense with --load")
+        opts.protocol_version = _protocol_version(ns.protocol_version)
+        return opts
     if ns.load:
         if ns.method not in (None, "tools/call"):
             raise UsageError(f"--load calls a tool; it cannot be combined with --method {ns.method}")
@@ -413,7 +485,9 @@ def parse_args(argv: list[str]) -> CliOptions:
             if value is not None:
                 raise UsageError(f"{flag} only makes sense with --load")
         if ns.method is None:
-            raise UsageError(f"--method is required{_hint_from_target(target)}; one of: {', '.join(METHODS)}")
+            raise UsageError(
+                f"--method is required{_hint_from_target(target)}; one of: {', '.join(METHODS)} (or --probe)"
+            )
         opts.method = ns.method
 
     for attr, flag, methods in _METHOD_ONLY:
@@ -443,6 +517,74 @@ def parse_args(argv: list[str]) -> CliOptions:
     opts.log_level = ns.log_level
     opts.protocol_version = _protocol_version(ns.protocol_version)
     return opts
+
+
+_TRANSPORTS: Final = {
+    "stdio": "stdio",
+    "http": "http",
+    "sse": "sse",
+    "streamable-http": "http",
+    "streamablehttp": "http",
+}
+_HEADER_NAME: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+
+
+def is_url(token: str) -> bool:
+    """Whether a TARGET token is a server URL (``http://`` or ``https://``) rather than a command."""
+    return token.strip().lower().startswith(("http://", "https://"))
+
+
+def parse_header(text: str) -> tuple[str, str]:
+    """``'Name: value'`` -> (name, value); the name must be an HTTP token, the value one line."""
+    name, colon, value = text.partition(":")
+    name, value = name.strip(), value.strip()
+    if not colon or not _HEADER_NAME.fullmatch(name):
+        raise UsageError(f"--header expects 'NAME: VALUE' with a valid header name, got {text!r}")
+    if any(ch in value for ch in "\r\n\0"):
+        raise UsageError(f"--header {name}: the value must be on one line")
+    return name, value
+
+
+def _remote_options(opts: CliOptions, ns: argparse.Namespace) -> None:
+    """URL TARGETs, --transport, --header and the OAuth options, checked against each other."""
+    target = opts.target
+    url = target[0].strip() if target and is_url(target[0]) else None
+    if url is not None and len(target) > 1:
+        raise UsageError(f"a URL TARGET takes no arguments, got {' '.join(target[1:])!r} after {url}")
+    opts.url = url
+    if ns.transport is not None:
+        name = _TRANSPORTS.get(ns.transport.strip().lower())
+        if name is None:
+            raise UsageError(f"--transport must be stdio, http or sse, not {ns.transport!r}")
+        if name == "stdio" and url is not None:
+            raise UsageError(f"--transport stdio needs a server command, not a URL ({url})")
+        if name != "stdio" and url is None:
+            raise UsageError(f"--transport {name} needs an http:// or https:// URL as TARGET")
+        opts.transport = name
+    remote_only = [
+        flag
+        for flag, given in (
+            ("--header", bool(ns.header)),
+            ("--client-id", ns.client_id is not None),
+            ("--client-secret", ns.client_secret is not None),
+            ("--client-metadata-url", ns.client_metadata_url is not None),
+            ("--scope", bool(ns.scope)),
+        )
+        if given
+    ]
+    if remote_only and url is None:
+        raise UsageError(f"{remote_only[0]} is for HTTP targets (http:// or https:// URLs), not server commands")
+    if url is not None and (ns.env or ns.cwd is not None):
+        raise UsageError(f"{'-e' if ns.env else '--cwd'} is for server commands, not URL targets")
+    opts.headers = [parse_header(item) for item in ns.header]
+    if ns.client_secret is not None and ns.client_id is None:
+        raise UsageError("--client-secret needs the --client-id it belongs to")
+    if ns.client_metadata_url is not None and not ns.client_metadata_url.lower().startswith("https://"):
+        raise UsageError(f"--client-metadata-url must be an https:// URL, not {ns.client_metadata_url!r}")
+    opts.client_id, opts.client_secret = ns.client_id, ns.client_secret
+    opts.client_metadata_url = ns.client_metadata_url
+    opts.scopes = [word for item in ns.scope for word in item.split()]
+    opts.auto_approve = ns.auto_approve
 
 
 def _protocol_version(version: str) -> str:

@@ -57,3 +57,6 @@ class EarlyTransport(Transport):
 
     def describe(self) -> str:
         return self._inner.describe()
+
+    def on_negotiated(self, protocol_version: str) -> None:
+        self._inner.on_negotiated(protocol_version)

@@ -33,5 +33,5 @@ exit codes:
   2  protocol error response (the server answered with a JSON-RPC error)
   3  tool result with isError: true
   4  invalid usage
-  5  protocol violation (only with --strict)
+  5  protocol violation (with --strict or --probe)
   130 interrupted"""

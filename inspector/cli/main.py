@@ -4,14 +4,15 @@ Nothing a server does may end in a Python traceback: every failure is one clear 
 (one ``{"error": ...}`` object with ``--format json``). Unexpected internal errors too, unless
 ``MCP_INSPECT_DEBUG=1`` asks for the traceback. Ctrl-C exits 130 quietly.
 
-Imports are lazy: ``--help`` and usage errors never load the engine, and only ``--load`` loads
-the load runner.
+Imports are lazy: ``--help`` and usage errors never load the engine, only ``--load`` loads the load
+runner, only ``--probe`` the probe, and only URL targets load HTTP (httpx2) and OAuth.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, TextIO
 
 from inspector.cli.args import CliOptions, HelpRequested, parse_args, sniff_format
@@ -19,12 +20,16 @@ from inspector.cli.errors import CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 
 if TYPE_CHECKING:
+    import httpx2
+
     from inspector.cli.config import ServerSpec
     from inspector.cli.output import Reporter
+    from inspector.transports.base import Transport
 
-__all__ = ["DEBUG_ENV", "demo_overview", "main"]
+__all__ = ["CLIENT_SECRET_ENV", "DEBUG_ENV", "demo_overview", "main"]
 
 DEBUG_ENV = "MCP_INSPECT_DEBUG"
+CLIENT_SECRET_ENV = "MCP_INSPECT_CLIENT_SECRET"
 
 
 def _debug() -> bool:
@@ -47,20 +52,136 @@ def _quiet_stdout() -> None:
         pass
 
 
-async def _run(opts: CliOptions, spec: ServerSpec, reporter: Reporter, overview: bool) -> int:
-    from inspector.cli.early import EarlyTransport
-    from inspector.transports.stdio import StdioTransport
+def _oauth_settings(opts: CliOptions) -> tuple[str | None, str | None, str | None, str | None]:
+    """(client id, client secret, issuer, CIMD URL): the flags, else what the conformance harness passes."""
+    harness = None
+    if any(name.startswith("MCP_CONFORMANCE_") for name in os.environ):  # (importing inspector.auth is slow)
+        from inspector.auth import conformance_settings
 
-    # Spawn the server first: it boots while the engine is imported.
-    transport = EarlyTransport(StdioTransport(spec.command, list(spec.args), env=spec.env or None, cwd=spec.cwd))
-    await transport.prestart()
+        try:
+            harness = conformance_settings()
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    client_id, client_secret, issuer = opts.client_id, opts.client_secret, None
+    if client_id is not None and client_secret is None:
+        client_secret = os.environ.get(CLIENT_SECRET_ENV) or None  # kept out of the process list
+    if client_id is None and harness is not None and harness.client_id:
+        client_id, client_secret, issuer = harness.client_id, harness.client_secret, harness.issuer
+    cimd_url = opts.client_metadata_url or (harness.cimd_url if harness is not None else None)
+    return client_id, client_secret, issuer, cimd_url
+
+
+def _oauth(opts: CliOptions, url: str) -> httpx2.Auth:
+    """OAuth for a URL target (it acts only when the server answers 401): flags first, then the conformance
+    harness's settings (``MCP_CONFORMANCE_CONTEXT``) when it runs us."""
+    from inspector.auth import KeyringTokenStorage, build_oauth_auth
+
+    if not _debug():
+        import logging
+
+        # the SDK logs a failed flow with its traceback; the CLI reports it as one line instead
+        logging.getLogger("mcp").addHandler(logging.NullHandler())
+    client_id, client_secret, issuer, cimd_url = _oauth_settings(opts)
+    storage = None
+    if opts.auto_approve:
+        # an unattended run keeps its tokens for itself: nothing lands in (or comes from) the user's keyring
+        import keyring.backends.fail
+
+        from inspector.store.secrets import SecretStore
+
+        memory_only = keyring.backends.fail.Keyring()  # type: ignore[no-untyped-call]
+        storage = KeyringTokenStorage(url, secrets=SecretStore(backend=memory_only))
     try:
-        from inspector.cli.run import run_method, run_overview
+        return build_oauth_auth(
+            url,
+            client_id=client_id,
+            client_secret=client_secret,
+            issuer=issuer,
+            cimd_url=cimd_url,
+            scopes=opts.scopes or None,
+            storage=storage,
+            auto_approve=opts.auto_approve,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _lazy_oauth(opts: CliOptions, url: str) -> httpx2.Auth:
+    """OAuth built on the server's first 401 (or 403): importing the SDK's OAuth support costs seconds, which
+    a server that needs no authorization should not cost a one-shot run."""
+    import httpx2
+
+    class LazyOAuth(httpx2.Auth):
+        def __init__(self) -> None:
+            self.inner: httpx2.Auth | None = None
+
+        async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+            if self.inner is None:
+                response = yield request
+                if response.status_code not in (401, 403):
+                    return
+                if self.inner is None:  # (another request may have been refused meanwhile)
+                    self.inner = _oauth(opts, url)
+            flow = self.inner.async_auth_flow(request)
+            try:
+                outgoing = await flow.__anext__()
+                while True:
+                    response = yield outgoing
+                    outgoing = await flow.asend(response)
+            except StopAsyncIteration:
+                return
+
+    return LazyOAuth()
+
+
+def _remote_transport(opts: CliOptions, url: str) -> Transport:
+    from inspector.transports.select import transport_for_target
+
+    headers = dict(opts.headers)
+    # an Authorization header of the user's own means they manage authorization themselves
+    own_auth = any(name.lower() == "authorization" for name in headers)
+    try:
+        if not own_auth:
+            _oauth_settings(opts)  # a malformed MCP_CONFORMANCE_CONTEXT is a usage error before connecting
+        return transport_for_target(
+            url,
+            transport=opts.transport,
+            headers=headers,
+            auth=None if own_auth else _lazy_oauth(opts, url),
+            timeout=opts.timeout,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, overview: bool) -> int:
+    transport: Transport
+    if spec is None:
+        assert opts.url is not None
+        target = opts.url
+        transport = _remote_transport(opts, opts.url)
+    else:
+        from inspector.cli.early import EarlyTransport
+        from inspector.transports.stdio import StdioTransport
+
+        # Spawn the server first: it boots while the engine is imported.
+        target = spec.describe()
+        early = EarlyTransport(StdioTransport(spec.command, list(spec.args), env=spec.env or None, cwd=spec.cwd))
+        await early.prestart()
+        transport = early
+    try:
+        if opts.probe:
+            from inspector.cli.probe import run_probe
+
+            runner = run_probe
+        else:
+            from inspector.cli.run import run_method, run_overview
+
+            runner = run_overview if overview else run_method
     except BaseException:
         await transport.close()
         raise
-    runner = run_overview if overview else run_method
-    return await runner(opts, spec, reporter, transport)
+    return await runner(opts, target, reporter, transport)
 
 
 def _execute(opts: CliOptions, overview: bool) -> int:
@@ -69,9 +190,11 @@ def _execute(opts: CliOptions, overview: bool) -> int:
     from inspector.cli.config import resolve_server
     from inspector.cli.output import Reporter
 
-    spec = resolve_server(
-        target=opts.target, config=opts.config, server=opts.server, demo=opts.demo, env=opts.env, cwd=opts.cwd
-    )
+    spec = None
+    if opts.url is None:
+        spec = resolve_server(
+            target=opts.target, config=opts.config, server=opts.server, demo=opts.demo, env=opts.env, cwd=opts.cwd
+        )
     return asyncio.run(_run(opts, spec, Reporter(format=opts.format), overview))
 
 

@@ -12,7 +12,6 @@ from typing import Any
 from inspector import __version__
 from inspector.cli.args import CliOptions
 from inspector.cli.coerce import coerce_tool_args
-from inspector.cli.config import ServerSpec
 from inspector.cli.errors import CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 from inspector.cli.output import Reporter
@@ -28,13 +27,13 @@ from inspector.client.errors import (
     RequestCancelled,
     RequestTimeout,
 )
-from inspector.client.handlers import HeadlessHandlers
+from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.session import Timeouts
 from inspector.protocol.versions import at_least
 from inspector.transports.base import Transport, TransportClosed
 
-__all__ = ["client_capabilities", "run_method", "run_overview"]
+__all__ = ["client_capabilities", "connection_for", "failure_from", "run_method", "run_overview"]
 
 _LIST_KEYS = {
     "tools/list": "tools",
@@ -90,6 +89,9 @@ def _failure_from(exc: BaseException, conn: Connection | None) -> CliFailure:
     if isinstance(exc, RequestCancelled):
         return CliFailure("connection", f"request cancelled: {exc}")
     return CliFailure("connection", str(exc) or type(exc).__name__)
+
+
+failure_from = _failure_from
 
 
 # --- the methods --------------------------------------------------------------------------------------
@@ -230,18 +232,25 @@ def client_capabilities(version: str) -> dict[str, Any]:
     return caps
 
 
-def _connection(opts: CliOptions, transport: Transport) -> Connection:
+def connection_for(
+    opts: CliOptions,
+    transport: Transport,
+    *,
+    handlers: ServerRequestHandlers | None = None,
+    validate: bool | None = None,
+) -> Connection:
+    """The CLI's connection: headless handlers, ``--timeout``, and schema validation as ``validate`` says."""
     try:
         return Connection(
             transport,
             protocol_version=opts.protocol_version,
             capabilities=client_capabilities(opts.protocol_version),
             client_info={"name": "mcp-inspect", "version": __version__},
-            handlers=HeadlessHandlers(),
+            handlers=handlers or HeadlessHandlers(),
             timeouts=Timeouts(request=opts.timeout),
             # Schema validation (mcp-types) costs ~0.4 s of start-up: one-shot runs do the envelope, id and
             # capability checks always, and the full schema check when --strict asks for diagnostics.
-            validate=opts.strict,
+            validate=opts.strict if validate is None else validate,
         )
     except ValueError as exc:
         raise UsageError(f"--protocol-version: {exc}") from None
@@ -276,9 +285,9 @@ def _finish(conn: Connection, opts: CliOptions, reporter: Reporter, failure: Cli
     return ExitCode.SUCCESS
 
 
-async def run_method(opts: CliOptions, spec: ServerSpec, reporter: Reporter, transport: Transport) -> int:
+async def run_method(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
     """Run the command line's method (or --load) against the server; print; return the exit code."""
-    conn = _connection(opts, transport)
+    conn = connection_for(opts, transport)
     failure: CliFailure | None = None
     try:
         await conn.connect()
@@ -298,15 +307,15 @@ async def run_method(opts: CliOptions, spec: ServerSpec, reporter: Reporter, tra
     return _finish(conn, opts, reporter, failure)
 
 
-async def run_overview(opts: CliOptions, spec: ServerSpec, reporter: Reporter, transport: Transport) -> int:
+async def run_overview(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
     """Connect and list everything the server offers (``mcp-inspect --demo`` until the window exists)."""
-    conn = _connection(opts, transport)
+    conn = connection_for(opts, transport)
     failure: CliFailure | None = None
     try:
         info = await conn.connect()
         name = info.server_info.get("name", "?")
         version = info.server_info.get("version", "?")
-        reporter.out.write(f"{name} {version} (protocol {info.protocol_version}, {spec.describe()})\n")
+        reporter.out.write(f"{name} {version} (protocol {info.protocol_version}, {target})\n")
         for method, capability in (
             ("tools/list", "tools"),
             ("resources/list", "resources"),

@@ -71,10 +71,11 @@ def test_usage_error_exit_4(fmt: str) -> None:
         assert proc.stderr == "usage error: unknown option --metod (did you mean --method?)\n"
 
 
-def test_http_target_is_not_supported_yet() -> None:
+def test_unreachable_http_target_is_a_connection_failure() -> None:
     proc = run("--cli", "http://127.0.0.1:9/mcp", "--method", "tools/list")
-    assert proc.returncode == 4
-    assert "HTTP targets are not supported yet" in proc.stderr
+    assert proc.returncode == 1
+    assert "connection refused" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 
 
 def test_cli_flag_after_double_dash_belongs_to_the_server() -> None:

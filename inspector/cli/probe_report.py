@@ -1,0 +1,136 @@
+"""The probe's report: one JSON document with the server, every step, and the totals.
+
+Shape (``mcp-inspect --cli --probe``, stdout)::
+
+    {"target": <command line or URL>, "transport": "stdio"|"http"|"sse"|"sse (fallback from http)",
+     "protocolVersionOffered": ...,
+     "server": {"name", "version", "title"?, "protocolVersion", "capabilities", "instructions"?} | null,
+     "steps": [{"method", "name"?, "outcome": "ok"|"error"|"isError"|"skipped", "durationMs",
+                "error"?: {"code"?, "message"}, "arguments"?, "count"?, "pages"?, "serverRequests"?,
+                "notes"?, "diagnostics": [...]}],
+     "diagnostics": [...],            # seen outside every step (e.g. while closing)
+     "totals": {"steps", "ok", "errors", "toolErrors", "skipped", "violations", "warnings"},
+     "exitCode": 0 | 1 | 5}
+
+``outcome`` ``error`` is a JSON-RPC error response, a timeout or a lost connection; ``isError`` a tool result
+with ``isError: true``; neither is a protocol violation. Violations and warnings are the engine's diagnostics
+(``inspector.protocol.diagnostics``) counted over the whole connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from inspector.protocol.diagnostics import Diagnostic, Severity
+
+__all__ = ["Outcome", "ProbeReport", "Step"]
+
+Outcome = Literal["ok", "error", "isError", "skipped"]
+
+
+@dataclass(slots=True)
+class Step:
+    """One thing the probe did (or skipped, saying why)."""
+
+    method: str
+    name: str | None = None
+    outcome: Outcome = "ok"
+    duration: float = 0.0
+    """Seconds."""
+    error_code: int | None = None
+    error_message: str | None = None
+    arguments: dict[str, Any] | None = None
+    count: int | None = None
+    """How many items a list method returned (all pages)."""
+    pages: int | None = None
+    notes: list[str] = field(default_factory=list)
+    server_requests: list[dict[str, Any]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def fail(self, message: str, code: int | None = None) -> None:
+        self.outcome = "error"
+        self.error_message = message
+        self.error_code = code
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"method": self.method}
+        if self.name is not None:
+            out["name"] = self.name
+        out["outcome"] = self.outcome
+        if self.outcome != "skipped":
+            out["durationMs"] = round(self.duration * 1000, 3)
+        if self.error_message is not None:
+            error: dict[str, Any] = {"message": self.error_message}
+            if self.error_code is not None:
+                error["code"] = self.error_code
+            out["error"] = error
+        if self.arguments is not None:
+            out["arguments"] = self.arguments
+        if self.count is not None:
+            out["count"] = self.count
+        if self.pages is not None:
+            out["pages"] = self.pages
+        if self.server_requests:
+            out["serverRequests"] = list(self.server_requests)
+        if self.notes:
+            out["notes"] = list(self.notes)
+        out["diagnostics"] = [d.to_json() for d in self.diagnostics]
+        return out
+
+
+@dataclass(slots=True)
+class ProbeReport:
+    target: str
+    transport: str
+    protocol_version_offered: str
+    server: dict[str, Any] | None = None
+    steps: list[Step] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Diagnostics no step was running for."""
+    connection_failed: bool = False
+
+    def all_diagnostics(self) -> list[Diagnostic]:
+        return [d for step in self.steps for d in step.diagnostics] + self.diagnostics
+
+    @property
+    def violations(self) -> int:
+        return sum(1 for d in self.all_diagnostics() if d.severity is Severity.VIOLATION)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for d in self.all_diagnostics() if d.severity is Severity.WARNING)
+
+    def totals(self) -> dict[str, int]:
+        def count(outcome: str) -> int:
+            return sum(1 for step in self.steps if step.outcome == outcome)
+
+        return {
+            "steps": len(self.steps),
+            "ok": count("ok"),
+            "errors": count("error"),
+            "toolErrors": count("isError"),
+            "skipped": count("skipped"),
+            "violations": self.violations,
+            "warnings": self.warnings,
+        }
+
+    def exit_code(self) -> int:
+        """1: the connection failed or was lost; 5: the server violated the protocol; else 0."""
+        from inspector.cli.exitcodes import ExitCode
+
+        if self.connection_failed:
+            return ExitCode.CONNECTION
+        return ExitCode.VIOLATION if self.violations else ExitCode.SUCCESS
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "transport": self.transport,
+            "protocolVersionOffered": self.protocol_version_offered,
+            "server": self.server,
+            "steps": [step.to_json() for step in self.steps],
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "totals": self.totals(),
+            "exitCode": int(self.exit_code()),
+        }
