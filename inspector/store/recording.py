@@ -28,6 +28,7 @@ import re
 import secrets
 import sqlite3
 import time
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
@@ -56,6 +57,7 @@ from inspector.store.recording_schema import (
     table_names,
     upgrade_for_http,
 )
+from inspector.store.recording_writer import Checkpointer, configure_fts_merging, merge_step
 from inspector.transports.base import (
     HttpExchange,
     SendFailed,
@@ -79,7 +81,7 @@ __all__ = [
 
 Redactor = Callable[[bytes], bytes]
 
-_FLUSH_ROWS: Final = 2000
+_FLUSH_ROWS: Final = 500
 _FLUSH_INTERVAL: Final = 0.2
 _FLUSH_BYTES: Final = 16 << 20
 
@@ -133,6 +135,7 @@ class Recording:
         self._flush_at_rows = self._flush_rows
         self._last_flush = time.monotonic()
         self._closed = False
+        self._checkpointer: Checkpointer | None = None
         try:
             if readonly:
                 if not self._path.is_file():
@@ -146,6 +149,7 @@ class Recording:
         try:
             self._setup(use_fts, label, target)
         except BaseException:
+            self._stop_checkpointer()
             self._conn.close()
             self._closed = True
             raise
@@ -219,6 +223,16 @@ class Recording:
         if not self._readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            # Flushes stay short: the WAL is checkpointed by a thread, the full-text index merged a bit
+            # per flush (see recording_writer).
+            conn.execute("PRAGMA wal_autocheckpoint = 0")
+            if self._fts_write:
+                configure_fts_merging(conn)
+            try:
+                self._checkpointer = Checkpointer(self._path)
+            except sqlite3.Error as exc:
+                raise RecordingError(f"cannot open {self._path}: {exc}") from exc
+            weakref.finalize(self, self._checkpointer.cancel)
         self._next_seq = self._query.last_seq() + 1
         # seq is 1..N without gaps, so unfiltered paging can seek instead of skipping rows.
         self._dense = self._query.summary_count(RecordFilter()) == self._next_seq - 1
@@ -369,6 +383,7 @@ class Recording:
                 conn.executemany(INSERT_LINK, links)
             if self._fts_write:
                 conn.executemany(INSERT_FTS, [(row[0], fts_body(row[9])) for row in rows])
+                merge_step(conn)
             summary = Counter((row[4], row[3], row[5] or "", 1 if row[11] else 0) for row in rows)
             conn.executemany(UPSERT_COUNT, [(*key, n) for key, n in summary.items()])
             conn.execute("COMMIT")
@@ -383,6 +398,8 @@ class Recording:
             raise RecordingError(f"could not write to {self._path}: {exc}") from exc
         self._flush_at_rows = self._flush_rows
         self._http_pending = False
+        if self._checkpointer is not None:
+            self._checkpointer.poke()
         if upgrade:
             self._version = HTTP_VERSION
             self._query.links = True
@@ -393,12 +410,20 @@ class Recording:
             return
         try:
             if not self._readonly:
-                self.flush()
+                try:
+                    self.flush()
+                finally:
+                    self._stop_checkpointer()
                 with contextlib.suppress(sqlite3.Error):
                     self._conn.execute("PRAGMA journal_mode = DELETE")
         finally:
             self._closed = True
             self._conn.close()
+
+    def _stop_checkpointer(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
 
     def __enter__(self) -> Self:
         return self

@@ -575,3 +575,26 @@ def test_truncated_preview_does_not_split_characters(rec: Recording) -> None:
     rec.record_message(WireMessage(Direction.IN, "aé✓".encode(), Kind.INVALID))
     (row,) = rec.rows(raw_limit=4)  # "a" + "é" (2 bytes) + the first byte of "✓"
     assert row.raw == "aé" and row.raw_truncated
+
+
+# -- flush cost ---------------------------------------------------------------------------------------
+
+
+def test_full_text_index_is_merged_in_the_background(tmp_path: Path) -> None:
+    with Recording.create(tmp_path, flush_rows=20, flush_interval=3600) as recording:
+        conn = sqlite3.connect(recording.path)
+        try:
+            config = dict(conn.execute("SELECT k, v FROM messages_fts_config").fetchall())
+            assert conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1000  # other connections: default
+        finally:
+            conn.close()
+        assert config["automerge"] == 0 and config["crisismerge"] > 16
+        for i in range(2000):  # 100 flushes: 100 segments without merging
+            recording.record_message(notification("notifications/progress", {"progress": i, "word": f"w{i}"}))
+        recording.flush()
+        assert recording.search("w1999") == [2000]
+        assert recording.search("w7") == [8, *range(71, 81), *range(701, 801)]
+        path = recording.path
+    assert not Path(f"{path}-wal").exists()
+    with Recording.open(path) as reader:
+        assert reader.count() == 2000 and reader.search("w1234") == [1235]
