@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.store.recording import Recording
+from inspector.ui.auth_view import AuthView
 from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
 from inspector.ui.explore import Explore
 from inspector.ui.log import LogPanel
@@ -137,6 +138,8 @@ class ConnectionTab(QWidget):
         self.inner_tabs.addTab(self.log, "Log")
         self.inner_tabs.addTab(self.stderr_console, "Stderr")
         self.explore.add_to(self.inner_tabs, 1)
+        self.auth_view: AuthView | None = None
+        self._sync_auth_view()
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -258,7 +261,23 @@ class ConnectionTab(QWidget):
     def use_settings(self, settings: ConnectionSettings) -> None:
         """The profile was edited: the next (re)connect uses the new settings."""
         self.controller.settings = settings
+        self._sync_auth_view()
         self._update_header()
+
+    def _sync_auth_view(self) -> None:
+        """An "Authorization" tab while the settings use OAuth (their factory carries an auth step feed)."""
+        feed = getattr(self.controller.settings.transport_factory, "auth_feed", None)
+        if feed is None:
+            if self.auth_view is not None:
+                self.inner_tabs.removeTab(self.inner_tabs.indexOf(self.auth_view))
+                self.auth_view.bind(None)
+                self.auth_view.deleteLater()
+                self.auth_view = None
+            return
+        if self.auth_view is None:
+            self.auth_view = AuthView(feed.server_url)
+            self.inner_tabs.insertTab(1, self.auth_view, "Authorization")
+        self.auth_view.bind(feed)
 
     def _update_header(self) -> None:
         c = self.controller

@@ -36,7 +36,9 @@ from inspector.ui.controller import ConnectionController, ConnectionState
 from inspector.ui.import_dialog import ImportDialog
 from inspector.ui.log import open_recording_dialog
 from inspector.ui.profile_bridge import (
+    DEMO_HTTP_PROFILE_ID,
     ProfileNotConnectable,
+    builtin_profile,
     connection_settings,
     demo_profile,
     is_demo,
@@ -164,6 +166,7 @@ class MainWindow(QMainWindow):
         self.quit_action = self._action("&Quit", QKeySequence(key.Quit))
         self.connect_action = self._action("&Connect selected profile", "Ctrl+Return")
         self.demo_action = self._action("Connect to the &demo server")
+        self.demo_http_action = self._action("Connect to the demo server over &HTTP")
         self.reconnect_action = self._action("&Reconnect", "Ctrl+R")
         self.disconnect_action = self._action("&Disconnect")
         self.close_tab_action = self._action("Close &tab", QKeySequence(key.Close))
@@ -174,8 +177,8 @@ class MainWindow(QMainWindow):
                      self.open_recording_action, self.export_log_action, None, self.quit_action):  # fmt: skip
             file_menu.addSeparator() if item is None else file_menu.addAction(item)
         conn_menu = bar.addMenu("&Connection")
-        for item in (self.connect_action, self.demo_action, None, self.reconnect_action, self.disconnect_action,
-                     None, self.close_tab_action):  # fmt: skip
+        for item in (self.connect_action, self.demo_action, self.demo_http_action, None, self.reconnect_action,
+                     self.disconnect_action, None, self.close_tab_action):  # fmt: skip
             conn_menu.addSeparator() if item is None else conn_menu.addAction(item)
         bar.addMenu("&Help").addAction(self.about_action)
 
@@ -198,6 +201,7 @@ class MainWindow(QMainWindow):
         self.quit_action.triggered.connect(self.close)
         self.connect_action.triggered.connect(p.connect_selected)
         self.demo_action.triggered.connect(self.connect_demo)
+        self.demo_http_action.triggered.connect(self.connect_demo_http)
         self.reconnect_action.triggered.connect(lambda: self._with_current(ConnectionTab.reconnect))
         self.disconnect_action.triggered.connect(lambda: self._with_current(lambda t: t.controller.stop()))
         self.close_tab_action.triggered.connect(lambda: self.close_tab(self.tabs.currentIndex()))
@@ -241,11 +245,15 @@ class MainWindow(QMainWindow):
     def connect_demo(self) -> ConnectionTab | None:
         return self.connect_profile(demo_profile().id)
 
+    def connect_demo_http(self) -> ConnectionTab | None:
+        """The demo server over Streamable HTTP (its process starts with the connection, stops with it)."""
+        return self.connect_profile(DEMO_HTTP_PROFILE_ID)
+
     def open_tab(self, profile_id: str) -> ConnectionTab | None:
         """The profile's tab, created (not connected) when there is none; None when it cannot be used."""
         tab = self.tab_for(profile_id)
         if tab is None:
-            profile = demo_profile() if is_demo(profile_id) else self._saved_profile(profile_id)
+            profile = builtin_profile(profile_id) if is_demo(profile_id) else self._saved_profile(profile_id)
             if profile is None:
                 return None
             try:

@@ -1,10 +1,11 @@
-"""The profile editor: transport, environment (with secret values), timeouts, protocol version, client side.
+"""The profile editor: transport (stdio, or HTTP/SSE with headers and auth), environment (with secret values),
+timeouts, protocol version, client side.
 
 Opened with ``open()`` (never ``exec()``); the buttons are attributes (``ok_button``, ``cancel_button``,
 ``add_env_button`` ...) so tests click them. ``profile()`` returns the edited copy: fields this editor
-does not show (auth, unknown keys) are kept as they were. A secret whose value is in the keyring is
-not loaded into the editor: its field stays empty ("stored in the keyring") and an empty field keeps
-the stored value.
+does not show (unknown keys) are kept as they were. A secret (env value, secret header, bearer token,
+OAuth client secret) whose value is in the keyring is not loaded into the editor: its field stays empty
+("stored in the keyring") and an empty field keeps the stored value.
 """
 
 from __future__ import annotations
@@ -25,18 +26,37 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
-from inspector.store.profiles import Profile
+from inspector.store.profiles import Header, Profile
 from inspector.ui.profile_views import EnvTable, RootsTable
 
 __all__ = ["ProfileDialog"]
 
-REMOTE_NOTE = "Remote servers (Streamable HTTP and SSE) are not supported yet; these fields unlock when they are."
+STORED_HINT = "stored in the keyring (type to replace)"
+AUTH_MODE_LABELS = (("None", "none"), ("Bearer token", "bearer"), ("OAuth 2.1", "oauth"))
+
+
+class HeaderTable(EnvTable):
+    """Name / value / secret rows for HTTP headers; a secret's value is masked and kept in the keyring."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setHorizontalHeaderLabels(["Header", "Value", "Secret"])
+        self.setColumnWidth(0, 200)
+
+    def add_row(self, name: str = "", value: str | None = "", secret: bool = False, stored: bool = False) -> int:
+        row = super().add_row(name, value, secret, stored)
+        self.name_edit(row).setPlaceholderText("X-Header-Name")
+        return row
+
+    def headers(self) -> list[Header]:
+        return [Header(name=v.name, value=v.value, secret=v.secret) for v in self.variables()]
 
 
 def _seconds_box(maximum: float) -> QDoubleSpinBox:
@@ -92,13 +112,10 @@ class ProfileDialog(QDialog):
         self.transport_combo = QComboBox()
         for label, kind in (("stdio (local process)", "stdio"), ("Streamable HTTP", "http"), ("SSE (legacy)", "sse")):
             self.transport_combo.addItem(label, kind)
-        for row in (1, 2):  # not supported yet
-            item = self.transport_combo.model().index(row, 0)
-            self.transport_combo.model().setData(item, 0, Qt.ItemDataRole.UserRole - 1)
         form.addRow("Name:", self.name_edit)
         form.addRow("Transport:", self.transport_combo)
 
-        stdio = QGroupBox("Local process (stdio)")
+        self.stdio_group = stdio = QGroupBox("Local process (stdio)")
         stdio_form = QFormLayout(stdio)
         self.command_edit = QLineEdit()
         self.command_edit.setPlaceholderText("e.g. uvx, npx, python")
@@ -129,11 +146,30 @@ class ProfileDialog(QDialog):
         http_form = QFormLayout(self.http_group)
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("https://example.com/mcp")
-        note = QLabel(REMOTE_NOTE)
-        note.setWordWrap(True)
+        self.header_table = HeaderTable()
+        self.add_header_button = QPushButton("Add header")
+        self.remove_header_button = QPushButton("Remove")
+        header_buttons = QHBoxLayout()
+        header_buttons.addWidget(self.add_header_button)
+        header_buttons.addWidget(self.remove_header_button)
+        header_buttons.addStretch(1)
+        header_box = QVBoxLayout()
+        header_box.addWidget(self.header_table)
+        header_box.addLayout(header_buttons)
+        self.ca_bundle_edit = QLineEdit()
+        self.ca_bundle_edit.setPlaceholderText("(system trust store only)")
+        self.ca_bundle_button = QPushButton("Browse…")
+        ca_row = QHBoxLayout()
+        ca_row.addWidget(self.ca_bundle_edit, 1)
+        ca_row.addWidget(self.ca_bundle_button)
         http_form.addRow("URL:", self.url_edit)
-        http_form.addRow(note)
-        self.http_group.setEnabled(False)
+        http_form.addRow("Headers:", header_box)
+        http_form.addRow("CA bundle:", ca_row)
+        http_form.addRow(self._auth_box())
+        self.add_header_button.clicked.connect(lambda: self.header_table.add_row())
+        self.remove_header_button.clicked.connect(self.header_table.remove_selected)
+        self.ca_bundle_button.clicked.connect(self._browse_ca_bundle)
+        self.transport_combo.currentIndexChanged.connect(lambda _i: self._show_transport_fields())
 
         self.add_env_button.clicked.connect(lambda: self.env_table.add_row())
         self.remove_env_button.clicked.connect(self.env_table.remove_selected)
@@ -142,8 +178,47 @@ class ProfileDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.addLayout(form)
         layout.addWidget(stdio, 1)
-        layout.addWidget(self.http_group)
+        layout.addWidget(self.http_group, 1)
         return page
+
+    def _auth_box(self) -> QGroupBox:
+        box = QGroupBox("Authorization")
+        form = QFormLayout(box)
+        self.auth_mode_combo = QComboBox()
+        for label, mode in AUTH_MODE_LABELS:
+            self.auth_mode_combo.addItem(label, mode)
+        form.addRow("Mode:", self.auth_mode_combo)
+        self.auth_stack = QStackedWidget()
+        self.auth_stack.addWidget(QWidget())  # none
+
+        bearer = QWidget()
+        bearer_form = QFormLayout(bearer)
+        bearer_form.setContentsMargins(0, 0, 0, 0)
+        self.bearer_token_edit = QLineEdit()
+        self.bearer_token_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        bearer_form.addRow("Token:", self.bearer_token_edit)
+        self.auth_stack.addWidget(bearer)
+
+        oauth = QWidget()
+        oauth_form = QFormLayout(oauth)
+        oauth_form.setContentsMargins(0, 0, 0, 0)
+        self.client_id_edit = QLineEdit()
+        self.client_id_edit.setPlaceholderText("(a CIMD URL or dynamic registration)")
+        self.client_secret_edit = QLineEdit()
+        self.client_secret_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.client_secret_edit.setPlaceholderText("(a public client)")
+        self.cimd_url_edit = QLineEdit()
+        self.cimd_url_edit.setPlaceholderText("https://… client metadata document (optional)")
+        self.scopes_edit = QLineEdit()
+        self.scopes_edit.setPlaceholderText("space-separated (the server's choice when empty)")
+        oauth_form.addRow("Client ID:", self.client_id_edit)
+        oauth_form.addRow("Client secret:", self.client_secret_edit)
+        oauth_form.addRow("CIMD URL:", self.cimd_url_edit)
+        oauth_form.addRow("Scopes:", self.scopes_edit)
+        self.auth_stack.addWidget(oauth)
+        form.addRow(self.auth_stack)
+        self.auth_mode_combo.currentIndexChanged.connect(self.auth_stack.setCurrentIndex)
+        return box
 
     def _connection_page(self) -> QWidget:
         page = QWidget()
@@ -236,16 +311,51 @@ class ProfileDialog(QDialog):
         picker.fileSelected.connect(self.cwd_edit.setText)
         picker.open()
 
+    def _browse_ca_bundle(self) -> None:
+        picker = QFileDialog(self, "CA bundle (PEM)", self.ca_bundle_edit.text())
+        picker.setFileMode(QFileDialog.FileMode.ExistingFile)
+        picker.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        picker.fileSelected.connect(self.ca_bundle_edit.setText)
+        picker.open()
+
+    def transport(self) -> str:
+        return str(self.transport_combo.currentData())
+
+    def _show_transport_fields(self) -> None:
+        local = self.transport() == "stdio"
+        self.stdio_group.setVisible(local)
+        self.stdio_group.setEnabled(local)
+        self.http_group.setVisible(not local)
+        self.http_group.setEnabled(not local)
+
+    def _load_secret(self, edit: QLineEdit, value: str | None, key: str, p: Profile) -> None:
+        edit.setText(value or "")
+        if value is None and key in p.stored_secrets:
+            edit.setPlaceholderText(STORED_HINT)
+        edit.setProperty("stored", value is None and key in p.stored_secrets)
+
     def _load(self, p: Profile) -> None:
         self.name_edit.setText(p.name)
         self.transport_combo.setCurrentIndex(max(0, self.transport_combo.findData(p.transport)))
-        self.transport_combo.setEnabled(p.transport == "stdio")  # remote profiles (imported) stay as they are
+        self._show_transport_fields()
         self.command_edit.setText(p.stdio.command)
         self.args_edit.setText(shlex.join(p.stdio.args))
         self.cwd_edit.setText(p.stdio.cwd)
         for var in p.stdio.env:
             self.env_table.add_row(var.name, var.value, var.secret, stored=f"env/{var.name}" in p.stored_secrets)
         self.url_edit.setText(p.http.url)
+        for header in p.http.headers:
+            stored = f"header/{header.name}" in p.stored_secrets
+            self.header_table.add_row(header.name, header.value, header.secret, stored=stored)
+        self.ca_bundle_edit.setText(p.http.ca_bundle)
+        a = p.auth
+        self.auth_mode_combo.setCurrentIndex(max(0, self.auth_mode_combo.findData(a.mode)))
+        self.auth_stack.setCurrentIndex(self.auth_mode_combo.currentIndex())
+        self._load_secret(self.bearer_token_edit, a.bearer_token, "auth/bearer_token", p)
+        self.client_id_edit.setText(a.client_id)
+        self._load_secret(self.client_secret_edit, a.client_secret, "auth/client_secret", p)
+        self.cimd_url_edit.setText(a.cimd_url)
+        self.scopes_edit.setText(" ".join(a.scopes))
         index = self.version_combo.findData(p.protocol_version)
         if index < 0:
             self.version_combo.addItem(p.protocol_version, p.protocol_version)
@@ -272,8 +382,11 @@ class ProfileDialog(QDialog):
         found: list[str] = []
         if not self.name_edit.text().strip():
             found.append("Give the profile a name.")
-        if self._base.transport == "stdio" and not self.command_edit.text().strip():
-            found.append("Enter the command that starts the server.")
+        if self.transport() == "stdio":
+            if not self.command_edit.text().strip():
+                found.append("Enter the command that starts the server.")
+        else:
+            found += self._http_problems()
         try:
             shlex.split(self.args_edit.text())
         except ValueError as exc:
@@ -282,6 +395,27 @@ class ProfileDialog(QDialog):
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             found.append(f"Environment variables set twice: {', '.join(duplicates)}.")
+        return found
+
+    def _http_problems(self) -> list[str]:
+        found: list[str] = []
+        url = self.url_edit.text().strip()
+        if not url.lower().startswith(("http://", "https://")):
+            found.append("Enter the server's http:// or https:// URL.")
+        names = [h.name for h in self.header_table.headers()]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            found.append(f"Headers set twice: {', '.join(duplicates)}.")
+        mode = self.auth_mode_combo.currentData()
+        if mode == "bearer" and not self.bearer_token_edit.text() and not self.bearer_token_edit.property("stored"):
+            found.append("Enter the bearer token.")
+        if mode == "oauth":
+            has_secret = bool(self.client_secret_edit.text()) or bool(self.client_secret_edit.property("stored"))
+            if has_secret and not self.client_id_edit.text().strip():
+                found.append("A client secret needs its client ID.")
+            cimd = self.cimd_url_edit.text().strip()
+            if cimd and not cimd.lower().startswith("https://"):
+                found.append("The CIMD URL must be an https:// URL.")
         return found
 
     def accept(self) -> None:
@@ -296,6 +430,21 @@ class ProfileDialog(QDialog):
         """The edited profile (a copy; secrets as typed, or None to keep the stored ones)."""
         p = self._base.copy()
         p.name = self.name_edit.text().strip()
+        transport = self.transport()
+        if transport in ("stdio", "http", "sse"):
+            p.transport = transport  # type: ignore[assignment]
+        p.http.url = self.url_edit.text().strip()
+        p.http.headers = self.header_table.headers()
+        p.http.ca_bundle = self.ca_bundle_edit.text().strip()
+        a = p.auth
+        mode = str(self.auth_mode_combo.currentData())
+        if mode in ("none", "bearer", "oauth"):
+            a.mode = mode  # type: ignore[assignment]
+        a.bearer_token = self.bearer_token_edit.text() or None  # empty: keep what is stored
+        a.client_id = self.client_id_edit.text().strip()
+        a.client_secret = self.client_secret_edit.text() or None
+        a.cimd_url = self.cimd_url_edit.text().strip()
+        a.scopes = self.scopes_edit.text().split()
         p.stdio.command = self.command_edit.text().strip()
         try:
             p.stdio.args = shlex.split(self.args_edit.text())

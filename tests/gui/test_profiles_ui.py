@@ -173,19 +173,6 @@ def test_reorder_with_the_buttons(qtbot: QtBot, make_window: MakeWindow, store: 
     assert _names(ProfileStore()) == ["two", "one", "three"]
 
 
-def test_the_dialog_keeps_remote_fields_disabled(qtbot: QtBot, make_window: MakeWindow) -> None:
-    dialog = make_window().profiles.new_profile()
-    assert dialog.http_group.isVisibleTo(dialog) and not dialog.http_group.isEnabled()
-    assert not dialog.url_edit.isEnabled()
-    model = dialog.transport_combo.model()
-    assert [bool(model.flags(model.index(row, 0)) & Qt.ItemFlag.ItemIsEnabled) for row in range(3)] == [
-        True,
-        False,
-        False,
-    ]
-    dialog.reject()
-
-
 def test_secrets_never_reach_disk(
     qtbot: QtBot, make_window: MakeWindow, store: ProfileStore, dirs: dict[str, Path], memory_keyring: Any
 ) -> None:
@@ -313,9 +300,11 @@ def test_keyring_present_means_no_notice(make_window: MakeWindow) -> None:
 
 
 @pytest.mark.parametrize("transport", ["http", "sse"])
-def test_remote_profiles_cannot_connect_yet(make_window: MakeWindow, store: ProfileStore, transport: str) -> None:
+def test_remote_profiles_without_a_url_cannot_connect(
+    make_window: MakeWindow, store: ProfileStore, transport: str
+) -> None:
     profile = store.create(Profile(name="remote", transport=transport))  # type: ignore[arg-type]
     window = make_window()
     assert window.connect_profile(profile.id) is None
-    assert window.last_error is not None and "not supported yet" in window.last_error
+    assert window.last_error is not None and "no server URL" in window.last_error
     assert window.tabs.count() == 0

@@ -242,15 +242,13 @@ def test_each_demo_tool_through_its_form(qtbot: QtBot, qasync_loop: AsyncRunner,
         assert run(qtbot, qasync_loop, page, page.form.value()) is ResultState.SUCCESS, name
         assert kind in block_kinds(page), (name, block_kinds(page))
 
-    # a resource link in a result reads the resource (a reader window until the resources panel takes over)
+    # a resource link in a result reads the resource: the Resources tab comes forward and shows it
     link_page = page_of(tab, "get_resource_link")
     link_page.readResourceRequested.emit("demo://docs/readme")
-    qasync_loop.wait_until(lambda: tab.explore.readers, timeout=5)
-    reader = tab.explore.readers[-1]
-    with qtbot.waitSignal(reader.finished, timeout=10000) as outcome:
-        pass
-    assert outcome.args == [True] and reader.view.viewers()
-    reader.close()
+    resources = tab.explore.resources
+    assert tab.explore.tabs is not None and tab.explore.tabs.currentWidget() is resources
+    assert resources.current_uri == "demo://docs/readme"
+    qasync_loop.wait_until(lambda: bool(resources.contents_view.viewers()), timeout=10)
 
 
 def test_create_event_rich_form_validates_before_sending(
