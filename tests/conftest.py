@@ -17,6 +17,7 @@ import keyring.backend
 import keyring.errors
 import nodetools
 import pytest
+from keyringkit import MemoryKeyring
 
 # 1. Qt without a screen. Must be set before a QApplication exists (pytest-qt creates it lazily).
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -31,28 +32,6 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 
 
 # 3. An in-memory keyring for this process.
-class MemoryKeyring(keyring.backend.KeyringBackend):
-    """A dict-backed keyring; `passwords[(service, username)] = password`."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        try:
-            del self.passwords[(service, username)]
-        except KeyError:
-            raise keyring.errors.PasswordDeleteError(f"no password for {service!r}/{username!r}") from None
-
-
 _KEYRING = MemoryKeyring()
 keyring.set_keyring(_KEYRING)
 

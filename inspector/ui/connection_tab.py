@@ -29,7 +29,10 @@ from inspector.ui.auth_view import AuthView
 from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
 from inspector.ui.explore import Explore
 from inspector.ui.log import LogPanel
+from inspector.ui.notifications_view import NotificationsView
 from inspector.ui.overview_panel import OverviewPanel
+from inspector.ui.requests import RequestsIndicator
+from inspector.ui.roots_editor import ConnectionRootsPanel
 from inspector.ui.settings import UiSettings
 from inspector.ui.stderr_console import StderrConsole
 
@@ -105,10 +108,12 @@ class ConnectionTab(QWidget):
         self.disconnect_button = QPushButton("Disconnect")
         self.disconnect_button.setToolTip("Close the connection (the server process is stopped)")
 
+        self.requests_indicator = RequestsIndicator(controller)  # "N pending" + the auto-reply pill
         title_row = QHBoxLayout()
         title_row.setSpacing(8)
         title_row.addWidget(self.state_dot)
         title_row.addWidget(self.state_label)
+        title_row.addWidget(self.requests_indicator)
         title_row.addStretch(1)
         title_row.addWidget(self.cancel_button)
         title_row.addWidget(self.reconnect_button)
@@ -127,6 +132,8 @@ class ConnectionTab(QWidget):
         self.overview = OverviewPanel()
         self.log = LogPanel(controller.recording)
         self.stderr_console = StderrConsole()
+        self.notifications = NotificationsView(controller)
+        self.roots_panel = ConnectionRootsPanel(controller)
         self.explore = Explore(controller, profile_id)
         self.tools = self.explore.tools
         self.resources = self.explore.resources
@@ -137,6 +144,8 @@ class ConnectionTab(QWidget):
         self.inner_tabs.addTab(self.overview, "Overview")
         self.inner_tabs.addTab(self.log, "Log")
         self.inner_tabs.addTab(self.stderr_console, "Stderr")
+        self.inner_tabs.addTab(self.notifications, "Notifications")
+        self.inner_tabs.addTab(self.roots_panel, "Roots")
         self.explore.add_to(self.inner_tabs, 1)
         self.auth_view: AuthView | None = None
         self._sync_auth_view()
@@ -205,7 +214,8 @@ class ConnectionTab(QWidget):
 
     def _splitters(self) -> list[tuple[str, QSplitter]]:
         return [("overview", self.overview.splitter), ("log", self.log.splitter),
-                ("tools", self.tools.splitter), ("prompts", self.prompts.splitter)]  # fmt: skip
+                ("tools", self.tools.splitter), ("prompts", self.prompts.splitter),
+                ("notifications", self.notifications.splitter)]  # fmt: skip
 
     @property
     def title(self) -> str:
@@ -261,6 +271,7 @@ class ConnectionTab(QWidget):
     def use_settings(self, settings: ConnectionSettings) -> None:
         """The profile was edited: the next (re)connect uses the new settings."""
         self.controller.settings = settings
+        self.requests_indicator.rebind()
         self._sync_auth_view()
         self._update_header()
 

@@ -179,11 +179,15 @@ class ConnectionController(QObject):
             self._begin()
         recording = self._new_recording()
         s = self.settings
+        handlers = s.handlers or HeadlessHandlers()
+        bind = getattr(handlers, "bind_controller", None)
+        if callable(bind):  # GUI handlers follow this controller's notifications (URL elicitation completion)
+            bind(self)
         conn = Connection(
             s.transport_factory(),
             protocol_version=s.protocol_version,
             capabilities=s.capabilities,
-            handlers=s.handlers or HeadlessHandlers(),
+            handlers=handlers,
             timeouts=s.timeouts,
             recorder=recording,
             on_message=self._on_message,

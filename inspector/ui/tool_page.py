@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from inspector.client.connection import Connection
 from inspector.client.errors import ClientError, RemoteError, RequestCancelled, RequestTimeout
+from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
 from inspector.store.history import ArgumentHistory, HistoryEntry
 from inspector.ui.catalog import CatalogEntry
 from inspector.ui.content import ToolResultView, forward_content_signals
@@ -324,6 +325,8 @@ class ToolPage(EntryPage):
             show = partial(view.set_cancelled, "notifications/cancelled was sent to the server.")
         except RemoteError as exc:
             show = partial(view.set_protocol_error, exc.code if exc.code is not None else 0, exc.message, exc.data)
+            if exc.code == URL_ELICITATION_REQUIRED:
+                self._explain_url_elicitation(exc)
         except RequestTimeout as exc:
             show = partial(view.set_cancelled, f"Timed out: {exc}. notifications/cancelled was sent to the server.")
         except RequestCancelled as exc:
@@ -336,6 +339,15 @@ class ToolPage(EntryPage):
             else:
                 show = partial(self._show_failure, "The server's answer is not a tool result", repr(result)[:500])
         self._finish(show)
+
+    def _explain_url_elicitation(self, exc: RemoteError) -> None:
+        """-32042: the server needs the user to visit a URL first; explain it and offer to retry afterwards."""
+        from inspector.ui.requests.url_elicitation import explain_url_elicitation_required
+
+        if not alive(self):
+            return
+        dialog = explain_url_elicitation_required(exc.data, self.window(), message=exc.message)
+        dialog.retryRequested.connect(self.run)
 
     def _finish(self, show: Callable[[], None]) -> None:
         if not alive(self):

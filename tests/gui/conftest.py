@@ -8,6 +8,7 @@ Qt's loop is the asyncio loop. ``AsyncRunner.run(coro, timeout)`` drives a corou
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
@@ -97,6 +98,8 @@ def qasync_loop(qapp: QApplication, qtbot: QtBot) -> Iterator[AsyncRunner]:
         # (qasync connected aboutToQuit to this loop; not disconnected: PySide6 6.12's disconnect() leaks)
         asyncio.events._set_running_loop(None)
         loop.close()
+        # collect the closed loop's Qt timers here, on the GUI thread (not later on a helper thread)
+        gc.collect()
         asyncio.set_event_loop(None)
 
 

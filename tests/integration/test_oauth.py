@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeVar
 
 import httpx2
 import pytest
-from conftest import MemoryKeyring
+from keyringkit import MemoryKeyring
 from mcp.client.auth import OAuthFlowError
 from servers.oauth_server import ADMIN, READ, RunningServer, ServerOptions, running_server
 

@@ -35,6 +35,15 @@ bad-jsonrpc                on tools/call: the answer says "jsonrpc": "1.0"
 notify-before-init         a notifications/message before the initialize answer
 slow-init                  never answers initialize
 bad-version                initialize answers protocolVersion "1999-01-01"
+sampling-then-cancel       on tools/call: sends sampling/createMessage, withdraws it with
+                           notifications/cancelled after 0.5 s, then answers the call
+elicit-alias               on tools/call: sends the non-standard "elicitation/request" (form mode, one
+                           string field "name" with a default), waits for the answer, reports it
+url-elicitation            on tools/call: sends elicitation/create in URL mode (elicitationId "el-1",
+                           https://auth.example.com/consent), waits for the answer, sends
+                           notifications/elicitation/complete when it was accepted, reports the answer
+url-elicitation-required   on tools/call: answers with error -32042 carrying one URL elicitation
+unknown-notification       on tools/call: first a notification "notifications/vendor/custom"
 =========================  ==========================================================================
 """
 
@@ -70,12 +79,23 @@ MODES = (
     "notify-before-init",
     "slow-init",
     "bad-version",
+    "sampling-then-cancel",
+    "elicit-alias",
+    "url-elicitation",
+    "url-elicitation-required",
+    "unknown-notification",
 )
 SUPPORTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_VERSION = "2025-11-25"
 DEEP_LEVELS = 200_000
 FLOOD_BATCH = 5_000
 CLOSE_STDOUT_MAX_SECONDS = 60.0
+URL_ELICITATION = {
+    "mode": "url",
+    "message": "Sign in to Example to let the server read your calendar.",
+    "url": "https://auth.example.com/consent?client=misbehaving",
+    "elicitationId": "el-1",
+}
 
 TOOL = {
     "name": "t",
@@ -297,6 +317,34 @@ class Server:
         if "unknown-method-request" in modes:
             answer = self.server_request("foo/bar", {})
             result = self.text_result("foo/bar answer: " + self.summarize(answer))
+        if "unknown-notification" in modes:
+            self.send({"jsonrpc": "2.0", "method": "notifications/vendor/custom", "params": {"hello": "world"}})
+        if "sampling-then-cancel" in modes:
+            self.next_server_id += 1
+            sid = f"srv-{self.next_server_id}"
+            messages = [{"role": "user", "content": {"type": "text", "text": "Never mind"}}]
+            request = {"messages": messages, "maxTokens": 16}
+            self.send({"jsonrpc": "2.0", "id": sid, "method": "sampling/createMessage", "params": request})
+            time.sleep(0.5)
+            cancel = {"requestId": sid, "reason": "the server changed its mind"}
+            self.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
+            result = self.text_result(f"sampling request {sid} withdrawn")
+        if "elicit-alias" in modes:
+            schema = {"type": "object", "properties": {"name": {"type": "string", "default": "Grace"}}}
+            answer = self.server_request("elicitation/request", {"message": "Your name?", "requestedSchema": schema})
+            result = self.text_result("elicitation/request answer: " + self.summarize(answer))
+        if "url-elicitation" in modes:
+            answer = self.server_request("elicitation/create", dict(URL_ELICITATION))
+            accepted = isinstance(answer, dict) and (answer.get("result") or {}).get("action") == "accept"
+            if accepted:
+                done = {"elicitationId": URL_ELICITATION["elicitationId"]}
+                self.send({"jsonrpc": "2.0", "method": "notifications/elicitation/complete", "params": done})
+            result = self.text_result("url elicitation answer: " + self.summarize(answer))
+        if "url-elicitation-required" in modes:
+            data = {"elicitations": [URL_ELICITATION]}
+            error = {"code": -32042, "message": "This request needs you to sign in first.", "data": data}
+            self.send({"jsonrpc": "2.0", "id": req_id, "error": error})
+            return
         if "big-result" in modes:
             self.write(
                 b'{"jsonrpc":"2.0","id":'

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import keyring.backends.null
-from conftest import MemoryKeyring
+from keyringkit import MemoryKeyring
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from pydantic import AnyUrl
 from test_auth_world import run
