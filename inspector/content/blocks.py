@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from inspector.protocol.jsontypes import json_type
+
 __all__ = [
     "Badge",
     "BlockKind",
@@ -70,7 +72,7 @@ def classify_block(block: object) -> BlockKind:
 def block_problems(block: object) -> list[str]:
     """Readable problems with a block's shape (missing or mistyped required fields); empty when it is fine."""
     if not isinstance(block, dict):
-        return [f"content block is a {_json_type(block)}, not an object"]
+        return [f"content block is a {json_type(block)}, not an object"]
     kind = classify_block(block)
     if kind is BlockKind.UNKNOWN:
         raw = block.get("type")
@@ -80,7 +82,7 @@ def block_problems(block: object) -> list[str]:
         if name not in block:
             problems.append(f'missing required field "{name}"')
         elif not isinstance(block[name], expected):
-            problems.append(f'"{name}" should be {_type_word(expected)}, got {_json_type(block[name])}')
+            problems.append(f'"{name}" should be {_type_word(expected)}, got {json_type(block[name])}')
     if kind is BlockKind.RESOURCE and isinstance(block.get("resource"), dict):
         resource = block["resource"]
         if not isinstance(resource.get("uri"), str):
@@ -150,7 +152,7 @@ class InvalidBase64Error(ValueError):
 def decode_base64(data: object) -> bytes:
     """Decode standard base64 strictly (whitespace and line breaks tolerated); raise InvalidBase64Error."""
     if not isinstance(data, str):
-        raise InvalidBase64Error(f"base64 data should be a string, got {_json_type(data)}")
+        raise InvalidBase64Error(f"base64 data should be a string, got {json_type(data)}")
     compact = "".join(data.split())
     if not compact:
         raise InvalidBase64Error("base64 data is empty")
@@ -188,19 +190,3 @@ def _type_word(expected: type | tuple[type, ...]) -> str:
     if isinstance(expected, tuple):
         return " or ".join(words.get(t, t.__name__) for t in expected)
     return words.get(expected, expected.__name__)
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from inspector.content.validation import json_path
+from inspector.protocol.jsontypes import json_type
 
 __all__ = ["JsonNode", "json_kind", "json_summary"]
 
@@ -17,22 +18,8 @@ _SUMMARY_LIMIT = 200
 
 
 def json_kind(value: Any) -> str:
-    """The JSON type name of a Python value from ``json.loads``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    """The JSON type name of a Python value from ``json.loads`` (ints are ``integer``)."""
+    return json_type(value, integer=True)
 
 
 def json_summary(value: Any, limit: int = _SUMMARY_LIMIT) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
+from inspector.protocol.jsontypes import json_type
 from inspector.protocol.wire import RequestId
 
 __all__ = [
@@ -122,7 +123,7 @@ def classify(value: object) -> tuple[Message, list[Diagnostic]]:
     if not isinstance(value, dict):
         kind = type(value).__name__ if value is not None else "null"
         diags.append(
-            Diagnostic(DiagnosticCode.NOT_AN_OBJECT, f"message is a JSON {_json_type(value)} ({kind}), not an object")
+            Diagnostic(DiagnosticCode.NOT_AN_OBJECT, f"message is a JSON {json_type(value)} ({kind}), not an object")
         )
         return Invalid("message is not a JSON object", reply_code=INVALID_REQUEST), diags
 
@@ -170,7 +171,7 @@ def _classify_call(
         diags.append(
             Diagnostic(
                 DiagnosticCode.BAD_METHOD,
-                f'"method" must be a non-empty string, got {_json_type(method)}',
+                f'"method" must be a non-empty string, got {json_type(method)}',
                 path="$.method",
             )
         )
@@ -182,7 +183,7 @@ def _classify_call(
         diags.append(
             Diagnostic(
                 DiagnosticCode.BAD_PARAMS,
-                f'"params" must be an object in MCP, got {_json_type(params)}',
+                f'"params" must be an object in MCP, got {json_type(params)}',
                 path="$.params",
             )
         )
@@ -193,7 +194,7 @@ def _classify_call(
         diags.append(
             Diagnostic(
                 DiagnosticCode.BAD_ID_TYPE,
-                f'request "id" must be a string or an integer, got {_json_type(rid)}',
+                f'request "id" must be a string or an integer, got {json_type(rid)}',
                 path="$.id",
             )
         )
@@ -216,7 +217,7 @@ def _classify_answer(value: dict[str, Any], diags: list[Diagnostic]) -> tuple[Me
         diags.append(
             Diagnostic(
                 DiagnosticCode.BAD_ID_TYPE,
-                f'response "id" must be a string or an integer, got {_json_type(rid)}',
+                f'response "id" must be a string or an integer, got {json_type(rid)}',
                 path="$.id",
             )
         )
@@ -229,7 +230,7 @@ def _classify_answer(value: dict[str, Any], diags: list[Diagnostic]) -> tuple[Me
         if not isinstance(err, dict):
             diags.append(
                 Diagnostic(
-                    DiagnosticCode.BAD_ERROR_OBJECT, f'"error" must be an object, got {_json_type(err)}', path="$.error"
+                    DiagnosticCode.BAD_ERROR_OBJECT, f'"error" must be an object, got {json_type(err)}', path="$.error"
                 )
             )
             return ErrorResponse(answers, None, str(err)[:200]), diags
@@ -255,23 +256,7 @@ def _describe(value: object) -> str:
     """A short rendering of a scalar, or the JSON type of a container (never recurses)."""
     if isinstance(value, str | int | float | bool) or value is None:
         return json.dumps(value)[:40]
-    return f"an {_json_type(value)}" if _json_type(value) in ("array", "object") else _json_type(value)
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    return f"an {json_type(value)}" if json_type(value) in ("array", "object") else json_type(value)
 
 
 def dumps(obj: object) -> bytes:

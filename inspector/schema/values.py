@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
+from inspector.protocol.jsontypes import json_type as _json_type
+
 __all__ = [
     "MISSING",
     "TEXT_WIDGET_UNSAFE",
@@ -62,21 +64,7 @@ _IDENT_RE: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
 
 def json_type(value: Any) -> str:
     """The JSON type name of a Python value (``integer`` for ints and integral floats are ``number``)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    return _json_type(value, integer=True)
 
 
 def json_equal(a: Any, b: Any) -> bool:

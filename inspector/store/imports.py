@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+from inspector.protocol.jsontypes import json_type_phrase
 from inspector.store.profiles import (
     AuthSettings,
     EnvVar,
@@ -289,7 +290,7 @@ def parse_config_data(
     """Turn parsed JSON into candidate profiles."""
     result = ImportResult(source=source)
     if not isinstance(data, dict):
-        result.errors.append(f"{source}: the top level must be a JSON object, not {_json_type(data)}")
+        result.errors.append(f"{source}: the top level must be a JSON object, not {json_type_phrase(data)}")
         return result
     fmt = detect_format(data, path) if format == "auto" else format
     result.format = fmt
@@ -304,7 +305,7 @@ def parse_config_data(
     servers = container[key]
     where = f"{prefix}{key}"
     if not isinstance(servers, dict):
-        result.errors.append(f"{source}: {where}: expected an object of servers, got {_json_type(servers)}")
+        result.errors.append(f"{source}: {where}: expected an object of servers, got {json_type_phrase(servers)}")
         return result
     result.inputs = _parse_inputs(container.get("inputs"), f"{prefix}inputs", source, result.errors)
     if not servers:
@@ -368,37 +369,21 @@ class _Context:
         return parent.parent if parent.name in (".vscode", ".cursor") else parent
 
 
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
 def _parse_inputs(value: Any, where: str, source: str, errors: list[str]) -> list[InputRef]:
     if value is None:
         return []
     if not isinstance(value, list):
-        errors.append(f"{source}: {where}: expected a list of inputs, got {_json_type(value)}")
+        errors.append(f"{source}: {where}: expected a list of inputs, got {json_type_phrase(value)}")
         return []
     inputs: list[InputRef] = []
     for i, item in enumerate(value):
         item_where = f"{where}[{i}]"
         if not isinstance(item, dict):
-            errors.append(f"{source}: {item_where}: expected an object, got {_json_type(item)}")
+            errors.append(f"{source}: {item_where}: expected an object, got {json_type_phrase(item)}")
             continue
         input_id = item.get("id")
         if not isinstance(input_id, str) or not input_id:
-            errors.append(f"{source}: {item_where}.id: expected a non-empty string, got {_json_type(input_id)}")
+            errors.append(f"{source}: {item_where}.id: expected a non-empty string, got {json_type_phrase(input_id)}")
             continue
         default = item.get("default")
         description = item.get("description")
@@ -419,7 +404,7 @@ def _string(entry: dict[str, Any], key: str, where: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise _ShapeError(f"{where}.{key}: expected a string, got {_json_type(value)}")
+        raise _ShapeError(f"{where}.{key}: expected a string, got {json_type_phrase(value)}")
     return value
 
 
@@ -428,10 +413,10 @@ def _string_map(entry: dict[str, Any], key: str, where: str) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise _ShapeError(f"{where}.{key}: expected an object of strings, got {_json_type(value)}")
+        raise _ShapeError(f"{where}.{key}: expected an object of strings, got {json_type_phrase(value)}")
     for name, item in value.items():
         if not isinstance(item, str):
-            raise _ShapeError(f"{where}.{key}.{name}: expected a string, got {_json_type(item)}")
+            raise _ShapeError(f"{where}.{key}.{name}: expected a string, got {json_type_phrase(item)}")
     return dict(value)
 
 
@@ -440,10 +425,10 @@ def _string_list(entry: dict[str, Any], key: str, where: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise _ShapeError(f"{where}.{key}: expected a list of strings, got {_json_type(value)}")
+        raise _ShapeError(f"{where}.{key}: expected a list of strings, got {json_type_phrase(value)}")
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise _ShapeError(f"{where}.{key}[{i}]: expected a string, got {_json_type(item)}")
+            raise _ShapeError(f"{where}.{key}[{i}]: expected a string, got {json_type_phrase(item)}")
     return list(value)
 
 
@@ -477,7 +462,7 @@ def _transport(entry: dict[str, Any], where: str, warnings: list[str]) -> tuple[
 
 def _parse_entry(name: str, value: Any, where: str, context: _Context) -> ImportEntry:
     if not isinstance(value, dict):
-        raise _ShapeError(f"{where}: expected an object, got {_json_type(value)}")
+        raise _ShapeError(f"{where}: expected an object, got {json_type_phrase(value)}")
     entry: dict[str, Any] = value
     warnings: list[str] = []
     kind, url = _transport(entry, where, warnings)
@@ -531,11 +516,11 @@ def _inspector_fields(entry: dict[str, Any], where: str, profile: Profile, warni
     roots = entry.get("roots")
     if roots is not None:
         if not isinstance(roots, list):
-            raise _ShapeError(f"{where}.roots: expected a list of {{uri, name}}, got {_json_type(roots)}")
+            raise _ShapeError(f"{where}.roots: expected a list of {{uri, name}}, got {json_type_phrase(roots)}")
         for i, root in enumerate(roots):
             root_where = f"{where}.roots[{i}]"
             if not isinstance(root, dict):
-                raise _ShapeError(f"{root_where}: expected an object, got {_json_type(root)}")
+                raise _ShapeError(f"{root_where}: expected an object, got {json_type_phrase(root)}")
             uri = _string(root, "uri", root_where)
             if not uri:
                 raise _ShapeError(f'{root_where}.uri: a root needs a non-empty "uri"')
@@ -548,7 +533,7 @@ def _inspector_fields(entry: dict[str, Any], where: str, profile: Profile, warni
     oauth = entry.get("oauth")
     if oauth is not None:
         if not isinstance(oauth, dict):
-            raise _ShapeError(f"{where}.oauth: expected an object, got {_json_type(oauth)}")
+            raise _ShapeError(f"{where}.oauth: expected an object, got {json_type_phrase(oauth)}")
         scopes_value = oauth.get("scopes")
         if isinstance(scopes_value, str):
             scopes = scopes_value.split()

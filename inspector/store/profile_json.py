@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator
 from typing import Any, TypeVar
 
+from inspector.protocol.jsontypes import json_type_phrase
+
 __all__ = [
     "ProfileFormatError",
     "at",
@@ -48,19 +50,7 @@ def at(where: str, key: str | int) -> str:
 
 def json_type(value: Any) -> str:
     """What a JSON value is, in words ("a string", "null")."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return json_type_phrase(value)
 
 
 def extra_keys(obj: dict[str, Any], known: Collection[str]) -> dict[str, Any]:
