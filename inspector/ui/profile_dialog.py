@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
 from inspector.store.profiles import Header, Profile
 from inspector.ui.profile_views import EnvTable, RootsTable
+from inspector.ui.roots_editor import folder_root
 
 __all__ = ["ProfileDialog"]
 
@@ -279,22 +280,51 @@ class ProfileDialog(QDialog):
         rlayout = QVBoxLayout(roots)
         self.roots_table = RootsTable()
         self.add_root_button = QPushButton("Add root")
+        self.add_folder_button = QPushButton("Add folder…")
+        self.add_folder_button.setToolTip("Pick a local folder; it is offered as a file:// root")
         self.remove_root_button = QPushButton("Remove")
         rbuttons = QHBoxLayout()
         rbuttons.addWidget(self.add_root_button)
+        rbuttons.addWidget(self.add_folder_button)
         rbuttons.addWidget(self.remove_root_button)
         rbuttons.addStretch(1)
         rlayout.addWidget(self.roots_table)
         rlayout.addLayout(rbuttons)
         self.add_root_button.clicked.connect(lambda: self._edit_new_root())
+        self.add_folder_button.clicked.connect(lambda: self.choose_root_folder())
         self.remove_root_button.clicked.connect(lambda: self.roots_table.removeRow(self.roots_table.currentRow()))
+
+        auto = QGroupBox("Sampling auto-reply (for repeated testing)")
+        alayout = QVBoxLayout(auto)
+        self.auto_reply_check = QCheckBox("Answer every sampling request with this text, without a dialog")
+        self.auto_reply_text = QLineEdit()
+        self.auto_reply_text.setPlaceholderText("The canned assistant reply")
+        alayout.addWidget(self.auto_reply_check)
+        alayout.addWidget(self.auto_reply_text)
+        self.auto_reply_check.toggled.connect(self.auto_reply_text.setEnabled)
+        self.auto_reply_text.setEnabled(False)
 
         layout = QVBoxLayout(page)
         layout.addWidget(caps)
+        layout.addWidget(auto)
         layout.addWidget(roots, 1)
         return page
 
     # -- behaviour -------------------------------------------------------------------------------
+
+    def add_root_folder(self, path: str) -> None:
+        root = folder_root(path)
+        self.roots_table.add_root(root.uri, root.name or "")
+
+    def choose_root_folder(self) -> QFileDialog:
+        """A non-blocking folder picker; the chosen folder becomes a file:// root."""
+        picker = QFileDialog(self, "Add a folder as a root")
+        picker.setFileMode(QFileDialog.FileMode.Directory)
+        picker.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        picker.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        picker.fileSelected.connect(self.add_root_folder)
+        picker.open()
+        return picker
 
     def _edit_new_root(self) -> None:
         row = self.roots_table.add_root()
@@ -376,6 +406,9 @@ class ProfileDialog(QDialog):
         self.roots_list_changed_check.setEnabled(c.roots)
         for root in p.roots:
             self.roots_table.add_root(root.uri, root.name or "")
+        self.auto_reply_check.setChecked(p.sampling_auto_reply.enabled)
+        self.auto_reply_text.setText(p.sampling_auto_reply.text)
+        self.auto_reply_text.setEnabled(p.sampling_auto_reply.enabled)
 
     def problems(self) -> list[str]:
         """What keeps the profile from being saved (empty: it can be saved)."""
@@ -464,4 +497,6 @@ class ProfileDialog(QDialog):
         c.roots = self.roots_check.isChecked()
         c.roots_list_changed = self.roots_list_changed_check.isChecked()
         p.roots = self.roots_table.roots()
+        p.sampling_auto_reply.enabled = self.auto_reply_check.isChecked()
+        p.sampling_auto_reply.text = self.auto_reply_text.text()
         return p

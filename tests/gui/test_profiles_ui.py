@@ -308,3 +308,24 @@ def test_remote_profiles_without_a_url_cannot_connect(
     assert window.connect_profile(profile.id) is None
     assert window.last_error is not None and "no server URL" in window.last_error
     assert window.tabs.count() == 0
+
+
+def test_roots_folder_and_sampling_auto_reply_are_saved(
+    qtbot: QtBot, make_window: MakeWindow, store: ProfileStore, tmp_path: Path
+) -> None:
+    window = make_window()
+    dialog = window.profiles.new_profile()
+    dialog.name_edit.setText("with roots")
+    dialog.command_edit.setText("uvx")
+    assert not dialog.auto_reply_text.isEnabled()
+    dialog.auto_reply_check.setChecked(True)
+    assert dialog.auto_reply_text.isEnabled()
+    dialog.auto_reply_text.setText("canned answer")
+    picker = dialog.choose_root_folder()  # non-blocking: open(), never exec()
+    picker.fileSelected.emit(str(tmp_path))
+    picker.reject()
+    qtbot.mouseClick(dialog.ok_button, Qt.MouseButton.LeftButton)
+
+    (saved,) = [p for p in store.list_profiles() if p.name == "with roots"]
+    assert [(r.uri, r.name) for r in saved.roots] == [(tmp_path.resolve().as_uri(), tmp_path.name)]
+    assert (saved.sampling_auto_reply.enabled, saved.sampling_auto_reply.text) == (True, "canned answer")
