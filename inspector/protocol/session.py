@@ -19,14 +19,10 @@ overrides those three and keeps the request table, gating, validation and dispat
 from __future__ import annotations
 
 import itertools
-import json
-import math
-import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from enum import StrEnum
 from types import ModuleType
 from typing import Any, Final
 
@@ -53,6 +49,15 @@ from inspector.protocol.events import (
 from inspector.protocol.framing import LineFramer, decode_frame
 from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, Response
 from inspector.protocol.methods import is_known_server_notification, is_known_server_request
+from inspector.protocol.salvage import DECIMAL_ID, finite, salvage_id
+from inspector.protocol.session_types import (
+    CapabilityNotDeclared,
+    InboundRequest,
+    LocalProtocolError,
+    PendingRequest,
+    SessionState,
+    Timeouts,
+)
 from inspector.protocol.versions import DEFAULT_VERSION, HANDSHAKE_VERSIONS, KNOWN_VERSIONS, Era, era_of
 from inspector.protocol.wire import Direction, Kind, RequestId, WireMessage
 
@@ -67,62 +72,6 @@ __all__ = [
 
 NON_STANDARD_ALIASES: Final[dict[str, str]] = {"elicitation/request": "elicitation/create"}
 _RECENT_IDS: Final = 4096
-
-
-class LocalProtocolError(Exception):
-    """We (the caller) asked for something the protocol does not allow right now."""
-
-
-class CapabilityNotDeclared(LocalProtocolError):
-    def __init__(self, method: str, capability: str) -> None:
-        super().__init__(
-            f"the server did not declare the '{capability}' capability needed by {method} (force it to send anyway)"
-        )
-        self.method = method
-        self.capability = capability
-
-
-class SessionState(StrEnum):
-    NEW = "new"
-    INITIALIZING = "initializing"
-    READY = "ready"
-    FAILED = "failed"
-    CLOSED = "closed"
-
-
-@dataclass(frozen=True, slots=True)
-class Timeouts:
-    """Deadlines as data; the async layer enforces them through ``check_timeouts``."""
-
-    request: float | None = 60.0
-    """Seconds a request may wait for its answer (None: forever)."""
-    reset_on_progress: bool = True
-    """A progress notification for the request starts its ``request`` period again."""
-    max_total: float | None = None
-    """Hard cap in seconds since sending, progress or not (None: no cap)."""
-
-
-@dataclass(slots=True)
-class PendingRequest:
-    id: RequestId
-    method: str
-    sent_at: float
-    timeouts: Timeouts
-    deadline: float | None
-    hard_deadline: float | None
-    progress_token: RequestId | None = None
-    last_progress: float | None = None
-    forced: bool = False
-
-    def next_deadline(self) -> float | None:
-        candidates = [d for d in (self.deadline, self.hard_deadline) if d is not None]
-        return min(candidates) if candidates else None
-
-
-@dataclass(slots=True)
-class _InboundRequest:
-    method: str
-    wire_method: str
 
 
 @dataclass(slots=True)
@@ -183,7 +132,7 @@ class ClientSession:
         self._progress: dict[RequestId, RequestId] = {}
         self._finished: OrderedDict[RequestId, str] = OrderedDict()
         """Recently answered ids -> why they are no longer pending (answered / cancelled / timeout)."""
-        self._inbound: dict[RequestId, _InboundRequest] = {}
+        self._inbound: dict[RequestId, InboundRequest] = {}
         self._initialize_id: RequestId | None = None
 
     # ------------------------------------------------------------------ outbound
@@ -395,7 +344,7 @@ class ClientSession:
             assert decoded.diagnostic is not None
             wire.diagnostics.append(decoded.diagnostic)
             ctx = _Ctx(wire)
-            salvaged = _salvage_id(raw)
+            salvaged = salvage_id(raw)
             if salvaged is None or salvaged not in self._pending:
                 if decoded.diagnostic.code is not DiagnosticCode.JSON_TOO_DEEP:
                     # JSON-RPC: what cannot be parsed is answered with a parse error (id null)
@@ -464,7 +413,7 @@ class ClientSession:
         if pending is not None:
             return pending
         alt: RequestId | None = None
-        if isinstance(rid, str) and _DECIMAL.fullmatch(rid):
+        if isinstance(rid, str) and DECIMAL_ID.fullmatch(rid):
             alt = int(rid)
         elif isinstance(rid, int):
             alt = str(rid)
@@ -651,7 +600,7 @@ class ClientSession:
                 "$.params.progressToken",
             )
             return
-        progress = _finite(params.get("progress"))
+        progress = finite(params.get("progress"))
         if progress is None:
             if self._validation is None:
                 ctx.diag(DiagnosticCode.SCHEMA, "progress must be a number", path="$.params.progress")
@@ -669,7 +618,7 @@ class ClientSession:
         message = params.get("message")
         ctx.events.append(
             ProgressReceived(
-                pending.id, progress, _finite(params.get("total")), message if isinstance(message, str) else None
+                pending.id, progress, finite(params.get("total")), message if isinstance(message, str) else None
             )
         )
 
@@ -688,7 +637,7 @@ class ClientSession:
         if msg.id in self._inbound:
             ctx.diag(DiagnosticCode.DUPLICATE_RESPONSE, f"request id {msg.id!r} reused while still pending")
         if method == "ping":
-            self._inbound[msg.id] = _InboundRequest(method, wire_method)
+            self._inbound[msg.id] = InboundRequest(method, wire_method)
             self.respond(msg.id, {})
             return
         if self.state is not SessionState.READY:
@@ -720,41 +669,5 @@ class ClientSession:
         if self._validation is not None:
             diags = self._validation.validate_server_request(method, version, msg.params)
             ctx.wire.diagnostics.extend(diags)
-        self._inbound[msg.id] = _InboundRequest(method, wire_method)
+        self._inbound[msg.id] = InboundRequest(method, wire_method)
         ctx.events.append(RequestReceived(msg.id, method, msg.params, wire_method, tuple(diags)))
-
-
-_ID_NEAR_START: Final = re.compile(
-    rb'^\s*\{[^{}\[\]]{0,200}?"id"\s*:\s*(-?\d{1,30}(?=\s*[,}])|"(?:[^"\\]|\\.){0,200}")'
-)
-_METHOD_KEY: Final = re.compile(rb'"method"\s*:')
-_DECIMAL: Final = re.compile(r"-?[0-9]{1,30}")
-
-
-def _finite(value: Any) -> float | None:
-    """A JSON number as a finite float, or None (not a number, a bool, or too large for a float)."""
-    if not isinstance(value, int | float) or isinstance(value, bool):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:
-        return None
-    return number if math.isfinite(number) else None
-
-
-def _salvage_id(raw: bytes) -> RequestId | None:
-    """Read the id of a response whose frame cannot be parsed, when it stands near the start."""
-    head = raw[:512]
-    if _METHOD_KEY.search(head):
-        return None  # a request or notification from the server, not an answer to us
-    m = _ID_NEAR_START.match(head)
-    if m is None:
-        return None
-    token = m.group(1)
-    if token.startswith(b'"'):
-        try:
-            value = json.loads(token)
-        except ValueError:
-            return None
-        return value if isinstance(value, str) else None
-    return int(token)
