@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import nodetools
 import pytest
+from asynckit import run
 from servers.http_misbehaving import Launched, MisbehavingHttpServer, free_port
 
 from inspector.client.connection import Connection
@@ -26,23 +27,6 @@ from inspector.transports.sse import LegacySseTransport
 REPO = str(Path(__file__).resolve().parents[2])
 T = TypeVar("T")
 DEMO_URL = r"listening on (http://127\.0\.0\.1:\d+/sse)"
-
-
-def run(body: Callable[[], Coroutine[Any, Any, T]], timeout: float = 45.0) -> T:
-    """One test body in a fresh loop, bounded; fails on tasks left running and on loop errors."""
-    errors: list[dict[str, Any]] = []
-
-    async def main() -> T:
-        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: errors.append(ctx))
-        result = await asyncio.wait_for(body(), timeout)
-        await asyncio.sleep(0.05)
-        leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and not t.done()]
-        assert not leftover, f"tasks left running: {leftover}"
-        return result
-
-    result = asyncio.run(main())
-    assert not errors, f"event loop errors: {errors}"
-    return result
 
 
 def text_of(result: dict[str, Any]) -> str:
