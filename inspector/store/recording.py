@@ -1,10 +1,14 @@
 """Traffic recordings: every frame and transport event of one session, in one SQLite file.
 
-Writing is cheap and buffered: ``record_message`` / ``record_transport`` append a tuple to an
-in-memory list (the frame's bytes are referenced, not copied); the list goes to disk in one
-transaction when it holds ``flush_rows`` rows or ``flush_bytes`` bytes, when a record call finds
-that ``flush_interval`` seconds passed since the last flush, or when ``flush()`` / ``close()`` is
-called. Reads on a writable recording flush first, so they always see everything recorded.
+Writing never waits for the disk: ``record_message`` / ``record_transport`` append a tuple to an
+in-memory list (the frame's bytes are referenced, not copied); the list is handed to a writer thread
+(:mod:`inspector.store.recording_writer`), which commits it in one transaction, when it holds
+``flush_rows`` rows or ``flush_bytes`` bytes, when a record call finds that ``flush_interval``
+seconds passed since the last hand-off, or on ``flush()`` / ``close()``. ``flush()`` waits until
+everything is committed (``flush(wait=False)`` only hands off); ``pending`` counts the rows not
+committed yet and ``committed_seq`` is the last one that is. Reads through a writable recording
+wait for the writer first, so they always see everything recorded; other connections (the log
+view's) see what is committed.
 
 Reading is plain Python for the CLI and the GUI log: ``count``, ``rows`` (offset paging),
 ``rows_after`` (keyset paging, for tailing), ``get``, ``search``, ``find_response`` /
@@ -29,7 +33,6 @@ import secrets
 import sqlite3
 import time
 import weakref
-from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,20 +47,14 @@ from inspector.store.recording_schema import (
     BASE_VERSION,
     FTS_MAX_BYTES,
     HTTP_VERSION,
-    INSERT_FTS,
-    INSERT_LINK,
-    INSERT_MESSAGE,
     SCHEMA_VERSION,
-    UPSERT_COUNT,
     Row,
     encode_id,
     fts5_available,
-    fts_body,
     initialise,
     table_names,
-    upgrade_for_http,
 )
-from inspector.store.recording_writer import Checkpointer, configure_fts_merging, merge_step
+from inspector.store.recording_writer import Batch, BatchWriter, Checkpointer, configure_fts_merging
 from inspector.transports.base import (
     HttpExchange,
     SendFailed,
@@ -84,6 +81,7 @@ Redactor = Callable[[bytes], bytes]
 _FLUSH_ROWS: Final = 500
 _FLUSH_INTERVAL: Final = 0.2
 _FLUSH_BYTES: Final = 16 << 20
+_BACKLOG_ROWS: Final = 20_000
 
 
 class RecordingError(Exception):
@@ -96,7 +94,8 @@ def _sanitise_label(label: str) -> str:
 
 
 class Recording:
-    """One session's traffic in one SQLite file. Not thread-safe: use it from one thread."""
+    """One session's traffic in one SQLite file. Not thread-safe: use it from one thread (it writes
+    through a thread of its own)."""
 
     def __init__(
         self,
@@ -110,6 +109,7 @@ class Recording:
         flush_rows: int = _FLUSH_ROWS,
         flush_interval: float = _FLUSH_INTERVAL,
         flush_bytes: int = _FLUSH_BYTES,
+        backlog_rows: int = _BACKLOG_ROWS,
     ) -> None:
         """Open (and, when writable and empty, initialise) the recording at ``path``.
 
@@ -117,8 +117,10 @@ class Recording:
         tokens...); it sees every payload, stderr line and transport note, and the diagnostics
         JSON. ``size`` keeps the length on the wire. ``use_fts=False`` makes text search use
         ``LIKE`` even when FTS5 is there (and, for a new file, leaves the full-text index out);
-        ``None`` uses FTS5 when available. A flush that fails raises ``RecordingError`` from the
-        record call that triggered it; the rows stay buffered and are retried later.
+        ``None`` uses FTS5 when available. Record calls never fail because of the disk: rows that could
+        not be written stay queued and are retried; ``write_error`` says why, and ``flush()`` and reads
+        raise ``RecordingError`` while it lasts. ``backlog_rows`` is how far the writer may fall behind
+        before ``backlogged`` asks producers that can wait (a transport reading a flooding server) to.
         """
         self._path = Path(path)
         self._readonly = readonly
@@ -126,16 +128,20 @@ class Recording:
         self._flush_rows = max(1, flush_rows)
         self._flush_interval = flush_interval
         self._flush_bytes = flush_bytes
+        self._backlog_rows = max(1, backlog_rows)
         self._buffer: list[Row] = []
         self._links: list[tuple[int, str, str]] = []
         """(http row seq, id text, id type) for the buffered HTTP rows."""
+        self._meta: dict[str, str] = {}
+        """``meta`` keys to write with the next batch."""
         self._http_pending = False
+        self._upgrade_sent = False
         self._version = BASE_VERSION
         self._buffer_bytes = 0
-        self._flush_at_rows = self._flush_rows
         self._last_flush = time.monotonic()
         self._closed = False
         self._checkpointer: Checkpointer | None = None
+        self._writer: BatchWriter | None = None
         try:
             if readonly:
                 if not self._path.is_file():
@@ -149,7 +155,7 @@ class Recording:
         try:
             self._setup(use_fts, label, target)
         except BaseException:
-            self._stop_checkpointer()
+            self._stop_threads()
             self._conn.close()
             self._closed = True
             raise
@@ -167,6 +173,7 @@ class Recording:
         use_fts: bool | None = None,
         flush_rows: int = _FLUSH_ROWS,
         flush_interval: float = _FLUSH_INTERVAL,
+        backlog_rows: int = _BACKLOG_ROWS,
     ) -> Recording:
         """A new recording ``<dir>/<UTC time>-<label>-<random>.sqlite3`` (dir: ``recordings_dir()``)."""
         folder = directory if directory is not None else recordings_dir()
@@ -187,6 +194,7 @@ class Recording:
                 target=target,
                 flush_rows=flush_rows,
                 flush_interval=flush_interval,
+                backlog_rows=backlog_rows,
             )
         raise RecordingError(f"could not find a free file name in {folder}")
 
@@ -220,20 +228,29 @@ class Recording:
         self._query = RecordQuery(conn, fts=self._fts_search, links="http_links" in tables)
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -16000")
+        self._next_seq = self._query.last_seq() + 1
         if not self._readonly:
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            # Flushes stay short: the WAL is checkpointed by a thread, the full-text index merged a bit
-            # per flush (see recording_writer).
+            # Rows are written by a thread with its own connection (see recording_writer); this one reads.
             conn.execute("PRAGMA wal_autocheckpoint = 0")
             if self._fts_write:
                 configure_fts_merging(conn)
             try:
-                self._checkpointer = Checkpointer(self._path)
+                if str(self._path) == ":memory:":  # only this connection sees it: write in the caller's thread
+                    self._writer = BatchWriter(fts=self._fts_write, committed_seq=self._next_seq - 1, conn=conn)
+                else:
+                    self._checkpointer = Checkpointer(self._path)
+                    self._writer = BatchWriter(
+                        fts=self._fts_write,
+                        committed_seq=self._next_seq - 1,
+                        path=self._path,
+                        checkpointer=self._checkpointer,
+                    )
             except sqlite3.Error as exc:
                 raise RecordingError(f"cannot open {self._path}: {exc}") from exc
-            weakref.finalize(self, self._checkpointer.cancel)
-        self._next_seq = self._query.last_seq() + 1
+            for thread in (self._writer, self._checkpointer):
+                if thread is not None:
+                    weakref.finalize(self, thread.cancel)
         # seq is 1..N without gaps, so unfiltered paging can seek instead of skipping rows.
         self._dense = self._query.summary_count(RecordFilter()) == self._next_seq - 1
 
@@ -263,8 +280,41 @@ class Recording:
 
     @property
     def pending(self) -> int:
-        """Rows recorded but not yet flushed."""
+        """Rows recorded but not committed yet (buffered here or being written)."""
+        return self.last_seq - self.committed_seq
+
+    @property
+    def backlogged(self) -> bool:
+        """The writer is far behind (``pending`` >= ``backlog_rows``): a producer that can wait should, until
+        ``drained``. That bounds memory and leaves the writer thread the time it needs. Never true while
+        writes fail (waiting would not help) or after ``close()``."""
+        writer = self._writer
+        if writer is None or writer.error is not None or self._closed:
+            return False
+        return self.last_seq - writer.committed_seq >= self._backlog_rows
+
+    @property
+    def drained(self) -> bool:
+        """A waiting producer may go on: ``pending`` is under half of ``backlog_rows`` (or waiting cannot help)."""
+        writer = self._writer
+        if writer is None or writer.error is not None or self._closed:
+            return True
+        return (self.last_seq - writer.committed_seq) * 2 < self._backlog_rows
+
+    @property
+    def buffered(self) -> int:
+        """Rows recorded but not handed to the writer yet."""
         return len(self._buffer)
+
+    @property
+    def committed_seq(self) -> int:
+        """The seq of the last row on disk (read-only: ``last_seq``)."""
+        return self.last_seq if self._writer is None else self._writer.committed_seq
+
+    @property
+    def write_error(self) -> str | None:
+        """Why rows could not be written (they stay queued and are retried), or None."""
+        return None if self._writer is None else self._writer.error
 
     def meta(self) -> dict[str, str]:
         """The ``meta`` table: schema_version, created_wall, label, target, fts..."""
@@ -274,7 +324,8 @@ class Recording:
     def set_target(self, description: str) -> None:
         """Record what this session is connected to (command line, URL)."""
         self._check_writable()
-        self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('target', ?)", (description,))
+        self._meta["target"] = description
+        self._hand_off()
 
     # -- writing ----------------------------------------------------------------------------
 
@@ -351,11 +402,11 @@ class Recording:
         )  # fmt: skip
         self._buffer_bytes += len(raw)
         if (
-            len(buffer) >= self._flush_at_rows
+            len(buffer) >= self._flush_rows
             or self._buffer_bytes >= self._flush_bytes
             or mono - self._last_flush >= self._flush_interval
         ):
-            self.flush()
+            self._hand_off()
 
     def _diagnostics_json(self, diagnostics: Iterable[Diagnostic]) -> str:
         text = json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False)
@@ -363,49 +414,40 @@ class Recording:
             text = self._redact(text.encode("utf-8")).decode("utf-8", "replace")
         return text
 
-    def flush(self) -> None:
-        """Write the buffered rows in one transaction."""
-        self._last_flush = time.monotonic()
-        rows = self._buffer
-        if not rows or self._closed:
+    def flush(self, wait: bool = True) -> None:
+        """Hand the buffered rows to the writer and, with ``wait``, return once everything recorded is
+        committed. Raises ``RecordingError`` while writes fail (the rows stay queued and are retried)."""
+        if self._closed:
             return
-        links, upgrade = self._links, self._http_pending and self._version < HTTP_VERSION
-        self._buffer = []
-        self._links = []
-        self._buffer_bytes = 0
-        conn = self._conn
-        try:
-            conn.execute("BEGIN")
-            if upgrade:
-                upgrade_for_http(conn)
-            conn.executemany(INSERT_MESSAGE, rows)
-            if links:
-                conn.executemany(INSERT_LINK, links)
-            if self._fts_write:
-                conn.executemany(INSERT_FTS, [(row[0], fts_body(row[9])) for row in rows])
-                merge_step(conn)
-            summary = Counter((row[4], row[3], row[5] or "", 1 if row[11] else 0) for row in rows)
-            conn.executemany(UPSERT_COUNT, [(*key, n) for key, n in summary.items()])
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            # Keep the rows for the next attempt, which waits for the interval or another batch.
-            self._buffer = rows + self._buffer
-            self._links = links + self._links
-            self._buffer_bytes = sum(len(row[9]) for row in self._buffer)
-            self._flush_at_rows = len(self._buffer) + self._flush_rows
-            raise RecordingError(f"could not write to {self._path}: {exc}") from exc
-        self._flush_at_rows = self._flush_rows
-        self._http_pending = False
-        if self._checkpointer is not None:
-            self._checkpointer.poke()
-        if upgrade:
+        self._hand_off()
+        writer = self._writer
+        if writer is None:
+            return
+        if wait and not writer.wait():
+            raise RecordingError(f"could not write to {self._path}: {writer.error or 'the writer stopped'}")
+        if writer.error is not None:
+            raise RecordingError(f"could not write to {self._path}: {writer.error}")
+        if self._upgrade_sent and self._version < HTTP_VERSION and writer.committed_seq == self.last_seq:
             self._version = HTTP_VERSION
             self._query.links = True
 
+    def _hand_off(self) -> None:
+        self._last_flush = time.monotonic()
+        if self._writer is None or not (self._buffer or self._meta):
+            return
+        upgrade = self._http_pending and not self._upgrade_sent and self._version < HTTP_VERSION
+        batch = Batch(self._buffer, self._links, self._meta, upgrade)
+        self._buffer, self._links, self._meta = [], [], {}
+        self._buffer_bytes = 0
+        self._http_pending = False
+        self._upgrade_sent = self._upgrade_sent or upgrade
+        self._writer.submit(batch)
+
     def close(self) -> None:
-        """Flush and close; a finished recording is left as one self-contained file. Idempotent."""
+        """Write everything and close; a finished recording is left as one self-contained file. Idempotent.
+
+        Raises ``RecordingError`` when the last rows could not be written (the recording is closed anyway).
+        """
         if self._closed:
             return
         try:
@@ -413,14 +455,16 @@ class Recording:
                 try:
                     self.flush()
                 finally:
-                    self._stop_checkpointer()
+                    self._stop_threads()
                 with contextlib.suppress(sqlite3.Error):
                     self._conn.execute("PRAGMA journal_mode = DELETE")
         finally:
             self._closed = True
             self._conn.close()
 
-    def _stop_checkpointer(self) -> None:
+    def _stop_threads(self) -> None:
+        if self._writer is not None:
+            self._writer.stop()
         if self._checkpointer is not None:
             self._checkpointer.stop()
             self._checkpointer = None
@@ -444,7 +488,7 @@ class Recording:
     def _sync(self) -> None:
         if self._closed:
             raise RecordingError("the recording is closed")
-        if self._buffer:
+        if self._writer is not None:
             self.flush()
         elif self._readonly:
             # Another process may still be recording into this file.

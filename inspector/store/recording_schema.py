@@ -81,17 +81,16 @@ from inspector import __version__
 __all__ = [
     "BASE_VERSION",
     "COLUMNS",
+    "COUNT_RANGE",
     "FTS_MAX_BYTES",
     "HTTP_VERSION",
-    "INSERT_FTS",
+    "INDEX_RANGE",
     "INSERT_LINK",
     "INSERT_MESSAGE",
     "SCHEMA_VERSION",
-    "UPSERT_COUNT",
     "Row",
     "encode_id",
     "fts5_available",
-    "fts_body",
     "initialise",
     "table_names",
     "upgrade_for_http",
@@ -145,11 +144,17 @@ _LINKS_SCHEMA: Final = (
 INSERT_LINK: Final = "INSERT OR IGNORE INTO http_links VALUES (?, ?, ?)"
 
 INSERT_MESSAGE: Final = "INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-INSERT_FTS: Final = "INSERT INTO messages_fts(rowid, body) VALUES (?, ?)"
-UPSERT_COUNT: Final = (
-    "INSERT INTO counts VALUES (?, ?, ?, ?, ?) "
+INDEX_RANGE: Final = (
+    f"INSERT INTO messages_fts(rowid, body) SELECT seq, CAST(substr(raw, 1, {FTS_MAX_BYTES}) AS TEXT) "
+    "FROM messages WHERE seq BETWEEN ? AND ?"
+)
+"""Full-text index the rows ``seq`` in [?, ?] (just inserted): the first ``FTS_MAX_BYTES`` of each payload."""
+COUNT_RANGE: Final = (
+    "INSERT INTO counts SELECT kind, direction, coalesce(method, ''), diag_count > 0, count(*) "
+    "FROM messages WHERE seq BETWEEN ? AND ? GROUP BY 1, 2, 3, 4 "
     "ON CONFLICT (kind, direction, method, has_diag) DO UPDATE SET n = n + excluded.n"
 )
+"""Add the rows ``seq`` in [?, ?] (just inserted) to the running summary."""
 COLUMNS: Final = (
     "seq, mono, wall, direction, kind, method, msg_id, id_type, size, {raw}, length(raw), diagnostics, diag_count, "
     "forced, latency"
@@ -227,9 +232,3 @@ def encode_id(value: object) -> tuple[str | None, str | None]:
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value), "int"
     return json.dumps(value, separators=(",", ":"), default=repr), "json"
-
-
-def fts_body(raw: bytes) -> str:
-    """The text the full-text index gets for a payload."""
-    # Slicing a short bytes object returns it unchanged; a long one is cut to the indexed prefix.
-    return raw[:FTS_MAX_BYTES].decode("utf-8", "ignore")

@@ -10,6 +10,7 @@ messages costs the GUI one update per tick, not one per message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from inspector.protocol.diagnostics import Severity
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.session import Timeouts
 from inspector.protocol.wire import WireMessage
-from inspector.store.recording import Recording
+from inspector.store.recording import Recording, RecordingError
 from inspector.transports.base import StderrLine, Transport, TransportClosed, TransportEvent
 
 __all__ = ["ConnectionController", "ConnectionSettings", "ConnectionState"]
@@ -253,7 +254,9 @@ class ConnectionController(QObject):
 
     def _emit_messages(self) -> None:
         if self.recording is not None and not self.recording.closed:
-            self.recording.flush()
+            # Hand the rows to the recording's writer; a write failure shows in the log view.
+            with contextlib.suppress(RecordingError):
+                self.recording.flush(wait=False)
         self.messagesAdded.emit()
 
     def status_text(self) -> str:

@@ -118,8 +118,8 @@ def log_panel(qtbot: QtBot, log_mixed: tuple[Recording, dict[str, int]]) -> Iter
 
 
 def wait_settled(qtbot: QtBot, model: LogTableModel, timeout: int = 10000) -> None:
-    """Wait until the model's filtered row list is complete."""
-    qtbot.waitUntil(lambda: not model.building, timeout=timeout)
+    """Wait until the model's (filtered) row list holds everything recorded."""
+    qtbot.waitUntil(lambda: model.settled, timeout=timeout)
 
 
 def first_item(tree: QTreeWidget) -> QTreeWidgetItem:

@@ -117,6 +117,7 @@ def test_refresh_appends_without_reset(qtbot: QtBot, log_recording: Recording) -
     for i in range(5):
         log_recording.record_message(notification("notifications/progress", {"progress": i}))
     model.refresh()
+    wait_settled(qtbot, model)  # the recording's writer commits them in one transaction
     assert model.rowCount() == before + 5
     assert inserted == [(before, before + 4)] and not resets
     # filtered: the seq array is extended from where the last scan stopped

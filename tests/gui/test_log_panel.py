@@ -155,9 +155,17 @@ def test_follow_tail_only_when_at_the_bottom(qtbot: QtBot, log_panel: LogPanel, 
     assert not resets  # appends never reset the model
 
 
-def test_refresh_is_throttled_during_a_flood(qtbot: QtBot, log_panel: LogPanel, log_recording: Recording) -> None:
+def test_refresh_is_throttled_during_a_flood(
+    qtbot: QtBot, log_panel: LogPanel, log_recording: Recording, monkeypatch: pytest.MonkeyPatch
+) -> None:
     calls: list[int] = []
-    log_panel.model.progressed.connect(lambda: calls.append(log_panel.model.rowCount()))
+    model_refresh = log_panel.model.refresh
+
+    def counted(*, wait: bool = False) -> None:
+        calls.append(log_panel.model.rowCount())
+        model_refresh(wait=wait)
+
+    monkeypatch.setattr(log_panel.model, "refresh", counted)
     log_panel.refresh()  # after a quiet spell: applied at once
     assert len(calls) == 1
     for i in range(20):

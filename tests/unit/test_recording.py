@@ -6,7 +6,7 @@ import json
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -454,15 +454,25 @@ def stored_rows(path: Path) -> int:
         conn.close()
 
 
+def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.005)
+
+
 def test_flush_by_count_and_by_close(tmp_path: Path) -> None:
     recording = Recording.create(tmp_path, flush_rows=10, flush_interval=3600)
     for i in range(9):
         recording.record_message(notification("n", {"i": i}))
-    assert recording.pending == 9
+    assert recording.pending == recording.buffered == 9
+    assert recording.committed_seq == 0
     assert stored_rows(recording.path) == 0
     recording.record_message(notification("n", {"i": 9}))
-    assert recording.pending == 0
-    assert stored_rows(recording.path) == 10
+    assert recording.buffered == 0  # handed to the writer, which commits on its own
+    wait_for(lambda: stored_rows(recording.path) == 10)
+    wait_for(lambda: recording.pending == 0)
+    assert recording.committed_seq == recording.last_seq == 10
     for i in range(5):
         recording.record_message(notification("n", {"i": i}))
     assert stored_rows(recording.path) == 10
@@ -486,8 +496,104 @@ def test_flush_by_time_and_by_reading(tmp_path: Path) -> None:
         recording.flush()
     with Recording.create(tmp_path, flush_rows=1000, flush_interval=0.0) as recording:
         recording.record_message(notification("n"))
+        assert recording.buffered == 0
+        wait_for(lambda: stored_rows(recording.path) == 1)
+
+
+def test_record_calls_never_wait_for_the_disk(tmp_path: Path) -> None:
+    """Another connection holds the write lock: recording goes on, the rows are written once it is free."""
+    with Recording.create(tmp_path, flush_rows=10, flush_interval=3600) as recording:
+        recording.set_target("python server.py")
+        recording.flush()
+        blocker = sqlite3.connect(recording.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")
+            start = time.perf_counter()
+            for i in range(1000):
+                recording.record_message(notification("notifications/progress", {"progress": i}))
+            assert time.perf_counter() - start < 2.0  # the writer waits for the lock, not the recorder
+            assert recording.pending == 1000 and recording.buffered == 0
+            assert stored_rows(recording.path) == 0
+            blocker.execute("ROLLBACK")
+        finally:
+            blocker.close()
+        recording.flush()
         assert recording.pending == 0
-        assert stored_rows(recording.path) == 1
+        assert stored_rows(recording.path) == 1000
+        assert recording.search("999") == [1000]
+        assert recording.meta()["target"] == "python server.py"
+
+
+def test_a_failed_write_is_reported_and_retried(tmp_path: Path) -> None:
+    recording = Recording.create(tmp_path, flush_rows=50, flush_interval=3600)
+    recording.record_message(notification("n"))
+    recording.flush()
+    conn = sqlite3.connect(recording.path)
+    try:
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    finally:
+        conn.close()
+    writer_conn = recording._writer._conn  # type: ignore[union-attr]  # the writer is idle after flush()
+    writer_conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # a disk that is about to be full
+    big = "x" * 20_000
+    for i in range(200):  # record calls go on while the writer fails
+        recording.record_message(notification("notifications/message", {"data": big, "i": i}))
+    with pytest.raises(RecordingError, match="full"):
+        recording.flush()
+    assert recording.write_error is not None and "full" in recording.write_error
+    assert recording.pending == 200 and recording.committed_seq == 1
+    with pytest.raises(RecordingError, match="full"):
+        recording.count()
+    writer_conn.execute("PRAGMA max_page_count = 1073741823")  # space again: the queued rows are retried
+    recording.flush()
+    assert recording.write_error is None and recording.pending == 0
+    assert recording.count() == 201
+    assert recording.search("notifications/message") == list(range(2, 202))
+    recording.close()
+    assert stored_rows(recording.path) == 201
+
+
+def test_backlog_marks(tmp_path: Path) -> None:
+    with Recording.create(tmp_path, flush_rows=10, flush_interval=3600, backlog_rows=100) as recording:
+        assert not recording.backlogged and recording.drained
+        blocker = sqlite3.connect(recording.path, isolation_level=None)
+        try:
+            blocker.execute("BEGIN IMMEDIATE")  # the writer cannot commit
+            for i in range(99):
+                recording.record_message(notification("n", {"i": i}))
+            assert not recording.backlogged and not recording.drained  # 99 waiting: not under half of 100
+            recording.record_message(notification("n"))
+            assert recording.backlogged
+            blocker.execute("ROLLBACK")
+        finally:
+            blocker.close()
+        wait_for(lambda: recording.drained)
+        assert not recording.backlogged
+    assert not recording.backlogged and recording.drained  # closed
+
+
+def test_a_failing_writer_never_asks_producers_to_wait(tmp_path: Path) -> None:
+    with Recording.create(tmp_path, flush_rows=10, flush_interval=3600, backlog_rows=20) as recording:
+        recording.record_message(notification("n"))
+        recording.flush()
+        recording._writer._conn.execute("PRAGMA query_only = 1")  # type: ignore[union-attr]  # every write fails
+        for i in range(50):
+            recording.record_message(notification("n", {"i": i}))
+        wait_for(lambda: recording.write_error is not None)
+        assert recording.pending == 50
+        assert not recording.backlogged and recording.drained  # waiting would not help
+        recording._writer._conn.execute("PRAGMA query_only = 0")  # type: ignore[union-attr]
+        recording.flush()
+        assert recording.count() == 51
+
+
+def test_in_memory_recording_writes_in_the_callers_thread() -> None:
+    with Recording(":memory:", flush_rows=2) as recording:
+        recording.record_message(notification("a"))
+        assert recording.pending == 1
+        recording.record_message(notification("b"))
+        assert recording.pending == 0 and recording.committed_seq == 2
+        assert recording.count() == 2
 
 
 def test_reopen_read_only_and_append(tmp_path: Path) -> None:

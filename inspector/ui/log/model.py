@@ -15,7 +15,7 @@ from collections import OrderedDict
 from enum import IntEnum
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
 
 from inspector.protocol.wire import Kind
@@ -29,6 +29,8 @@ __all__ = ["BLOCK", "Column", "KindRole", "LogTableModel", "SeqRole", "SeverityR
 
 BLOCK: Final = 64
 MAX_BLOCKS: Final = 128
+CATCH_UP_MS: Final = 25
+"""How soon the model looks again while the recording's writer still has rows to commit."""
 SeqRole: Final = Qt.ItemDataRole.UserRole + 1
 SeverityRole: Final = Qt.ItemDataRole.UserRole + 2
 KindRole: Final = Qt.ItemDataRole.UserRole + 3
@@ -123,6 +125,11 @@ class LogTableModel(QAbstractTableModel):
         self._colours: dict[str, QColor] = {}
         self._dark_palette = False
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._catch_up = QTimer(self)
+        self._catch_up.setSingleShot(True)
+        self._catch_up.setInterval(CATCH_UP_MS)
+        self._catch_up.timeout.connect(self.refresh)
+        self._attaching = False
         if recording is not None:
             self.set_recording(recording)
 
@@ -155,6 +162,15 @@ class LogTableModel(QAbstractTableModel):
         return self._building
 
     @property
+    def settled(self) -> bool:
+        """Every row recorded so far (and refreshed for) is in the row list: no filtering running, no rows
+        waiting for the recording's writer."""
+        rec = self._rec
+        if self._building or self._catch_up.isActive():
+            return False
+        return rec is None or rec.closed or rec.readonly or rec.pending == 0
+
+    @property
     def error(self) -> str | None:
         return self._error
 
@@ -163,6 +179,7 @@ class LogTableModel(QAbstractTableModel):
         return self._seqs is None
 
     def set_recording(self, recording: Recording | None) -> None:
+        """Show ``recording`` (its rows so far: the writer is waited for once)."""
         self.beginResetModel()
         self._release()
         self._rec = recording
@@ -170,7 +187,11 @@ class LogTableModel(QAbstractTableModel):
             self._source = open_row_source(recording)
             self._worker = RecordingWorker(recording, self)
             self._worker.seqsFound.connect(self._on_seqs)
-        self._start_filter()
+        self._attaching = True
+        try:
+            self._start_filter()
+        finally:
+            self._attaching = False
         self.endResetModel()
         self.progressed.emit()
 
@@ -209,7 +230,7 @@ class LogTableModel(QAbstractTableModel):
         if rec is None or rec.closed or self._worker is None:
             self._seqs = None
             return
-        self._total, max_seq = self._read_totals(rec)
+        self._total, max_seq = self._read_totals(rec, wait=self._attaching)
         if self._filter.is_empty() and self._total == max_seq:
             self._seqs = None
             self._count = self._total
@@ -218,13 +239,19 @@ class LogTableModel(QAbstractTableModel):
         self._building = True
         self._token = self._worker.find_seqs(self._filter, 0)
 
-    def _read_totals(self, rec: Recording) -> tuple[int, int]:
-        """(rows, highest seq) written to the file so far (rows still buffered are written first)."""
-        try:
-            if not rec.readonly and rec.pending:
-                rec.flush()
-        except RecordingError as exc:
-            self._error = str(exc)
+    def _read_totals(self, rec: Recording, *, wait: bool = False) -> tuple[int, int]:
+        """(rows, highest seq) committed to the file so far.
+
+        Rows still buffered are handed to the recording's writer and, unless ``wait``, not waited for:
+        while some are not committed, the model looks again in ``CATCH_UP_MS``.
+        """
+        if not rec.readonly and rec.pending:
+            try:
+                rec.flush(wait=wait)
+            except RecordingError as exc:
+                self._error = str(exc)
+            if rec.pending and not self._catch_up.isActive():
+                self._catch_up.start()
         assert self._source is not None
         try:
             return self._source.totals()
@@ -232,12 +259,17 @@ class LogTableModel(QAbstractTableModel):
             self._error = str(exc)
             return self._total, self._scanned_upto
 
-    def refresh(self) -> None:
-        """New rows may be in the recording: append them (never a reset)."""
+    def refresh(self, *, wait: bool = False) -> None:
+        """New rows may be in the recording: append them (never a reset).
+
+        Rows the recording's writer has not committed yet come in a little later, by themselves; with
+        ``wait`` the writer is waited for first (for a user's jump to a row just recorded).
+        """
         rec = self._rec
         if rec is None or rec.closed or self._worker is None:
             return
-        self._total, max_seq = self._read_totals(rec)
+        before = (self._count, self._total, self._building, self._error)
+        self._total, max_seq = self._read_totals(rec, wait=wait)
         if self._seqs is None:
             if self._total > self._count:
                 self._append_rows(self._total - self._count, None)
@@ -246,7 +278,8 @@ class LogTableModel(QAbstractTableModel):
         elif max_seq > self._scanned_upto:
             self._building = True
             self._token = self._worker.find_seqs(self._filter, self._scanned_upto)
-        self.progressed.emit()
+        if (self._count, self._total, self._building, self._error) != before:
+            self.progressed.emit()
 
     def _on_seqs(self, batch: SeqBatch) -> None:
         if batch.token != self._token or self._seqs is None:

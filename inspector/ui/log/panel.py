@@ -185,10 +185,10 @@ class LogPanel(QWidget):
         elif not self._refresh_timer.isActive():
             self._refresh_timer.start(max(1, int(wait * 1000)))
 
-    def _refresh_now(self) -> None:
+    def _refresh_now(self, *, wait: bool = False) -> None:
         self._refresh_timer.stop()
         self._last_refresh = time.monotonic()
-        self.model.refresh()
+        self.model.refresh(wait=wait)
 
     def release(self) -> None:
         """Close the panel's own connections to the recording file (before the recording is closed)."""
@@ -214,7 +214,7 @@ class LogPanel(QWidget):
         """
         row = self.model.row_of(seq)
         if row is None and self.recording is not None and self.model.arithmetic and seq > self.model.rowCount():
-            self._refresh_now()  # a row newer than the last refresh
+            self._refresh_now(wait=True)  # a row newer than the last refresh: wait for the writer once
             row = self.model.row_of(seq)
         if row is not None:
             self._pending_seq = None
