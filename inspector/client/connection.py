@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from inspector.client.errors import (
     CapabilityNotDeclared,
@@ -70,9 +70,19 @@ ProgressCallback = Callable[[float, float | None, str | None], None]
 
 
 class Recorder(Protocol):
+    """Where the connection records traffic (``inspector.store.recording.Recording``).
+
+    A recorder that writes in the background may also have ``backlogged`` and ``drained`` (bools): while
+    it is backlogged the transport stops reading until it has drained.
+    """
+
     def record_message(self, msg: WireMessage) -> None: ...
 
     def record_transport(self, event: TransportEvent) -> None: ...
+
+
+BACKLOG_POLL: Final = 0.005
+"""Seconds between looks at a backlogged recorder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +117,7 @@ class Connection(SessionRenewal):
         validate: bool = True,
     ) -> None:
         self.transport = transport
+        transport.backpressure = self._backpressure
         self.timeouts = timeouts or Timeouts()
         self._init_renewal()
         self.session = ClientSession(
@@ -341,6 +352,17 @@ class Connection(SessionRenewal):
         return [d for d in self.diagnostics if d.severity is Severity.VIOLATION]
 
     # ------------------------------------------------------------------ inbound
+
+    def _backpressure(self) -> Awaitable[None] | None:
+        recorder = self.recorder
+        if recorder is None or not getattr(recorder, "backlogged", False):
+            return None
+        return self._recorder_drained(recorder)
+
+    @staticmethod
+    async def _recorder_drained(recorder: Recorder) -> None:
+        while not getattr(recorder, "drained", True):
+            await asyncio.sleep(BACKLOG_POLL)
 
     def _on_transport_event(self, event: TransportEvent) -> None:
         if isinstance(event, DataReceived):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -176,10 +176,17 @@ TransportEvent = (
     | SendFailed
 )
 EventSink = Callable[[TransportEvent], None]
+Backpressure = Callable[[], Awaitable[None] | None]
+"""Asked after each chunk read from the server: an awaitable means "wait for it before reading on"."""
 
 
 class Transport(abc.ABC):
     """One connection to one server. Events go to the sink given to ``start``, in order."""
+
+    backpressure: Backpressure | None = None
+    """Set by the consumer (the connection: its recording's writer is far behind). Transports ask it after
+    each chunk they read and wait when told to, so a flooding server is read only as fast as it is taken
+    in and blocks on its own output meanwhile."""
 
     @abc.abstractmethod
     async def start(self, sink: EventSink) -> None:
@@ -196,6 +203,11 @@ class Transport(abc.ABC):
     @abc.abstractmethod
     def describe(self) -> str:
         """A short human description, e.g. the command line or the URL."""
+
+    def _read_gate(self) -> Awaitable[None] | None:
+        """What ``backpressure`` says now (None: read on)."""
+        ask = self.backpressure
+        return None if ask is None else ask()
 
     def on_negotiated(self, protocol_version: str) -> None:  # noqa: B027 - an optional hook
         """The handshake settled on ``protocol_version`` (HTTP sends it as a header from now on).

@@ -284,6 +284,8 @@ class HttpTransportBase(Transport):
                     stopped = on_event(event) or stopped
                 if stopped:
                     break
+                if (gate := self._read_gate()) is not None:
+                    await gate
         except httpx2.HTTPError as exc:
             error = f"stream broke: {request_error_message(exc, response.request.url)}"
         except SseError as exc:

@@ -310,6 +310,8 @@ class StdioTransport(Transport):
                     return
                 self._emit(DataReceived(chunk))
                 self._touch("stdout")
+                if (gate := self._read_gate()) is not None:
+                    await gate
         except OSError as exc:
             self._emit(TransportNote(f"error reading server stdout: {exc}"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -16,6 +17,7 @@ from inspector.client.errors import ConnectFailed, ConnectionLost, InvalidRespon
 from inspector.protocol.diagnostics import DiagnosticCode
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.session import Timeouts
+from inspector.store.recording import Recording
 from inspector.transports.stdio import StdioTransport
 
 SERVER = str(Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py")
@@ -161,6 +163,38 @@ def test_flood_of_100k_notifications_before_the_answer() -> None:
     conn = with_conn("flood", body, on_notification=got.append, timeouts=Timeouts(request=60))
     assert sum(1 for n in got if n.method == "notifications/message") == 100_000
     assert conn.violations == []
+
+
+def test_a_flood_is_read_only_as_fast_as_it_is_recorded(tmp_path: Path) -> None:
+    """While the recording's writer is stuck (another connection holds the file's write lock), the transport
+    stops reading once ``backlog_rows`` wait; the server blocks on its pipe; all of it arrives afterwards."""
+    recording = Recording.create(tmp_path, flush_rows=100, backlog_rows=2000)
+    blocker = sqlite3.connect(recording.path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    stuck_at: list[int] = []
+
+    async def body(conn: Connection) -> None:
+        call = asyncio.ensure_future(call_t(conn))
+        deadline = time.monotonic() + 20
+        while not recording.backlogged:
+            assert time.monotonic() < deadline and not call.done()
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.5)  # well under the writer's 5 s busy timeout
+        stuck_at.append(recording.last_seq)
+        assert not call.done()
+        blocker.execute("ROLLBACK")
+        assert text_of(await call) == "echo: hello"
+
+    try:
+        with_conn("flood", body, "--count", "100000", recorder=recording, timeouts=Timeouts(request=60))
+        # one 1 MiB read past the mark at most (about 8,000 of these notifications), far from all 100,000
+        assert 2000 <= stuck_at[0] < 12_000
+        recording.flush()
+        assert recording.write_error is None
+        assert recording.count() >= 100_002  # handshake, the flood, the call and its answer
+    finally:
+        blocker.close()
+        recording.close()
 
 
 def test_50mb_result() -> None:

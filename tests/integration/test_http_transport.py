@@ -11,7 +11,8 @@ import ipaddress
 import os
 import ssl
 import sys
-from collections.abc import Callable, Iterator
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -213,6 +214,31 @@ def test_session_expiry_fails_requests_the_old_session_had_accepted(server: Misb
             assert text_of(await conn.call_tool("echo", {"text": "x"})) == "echo: x"
             with pytest.raises(ConnectionLost, match="ended the session before answering tools/call"):
                 await held
+
+    run(body)
+
+
+def test_event_streams_are_not_read_while_the_consumer_is_backlogged(server: MisbehavingHttpServer) -> None:
+    """After each chunk of an event stream the transport asks ``backpressure`` and waits when told to."""
+
+    async def body() -> None:
+        async with connection(StreamableHttpTransport(server.url()), Events()) as conn:
+            asked: list[float] = []
+            gate = asyncio.Event()
+
+            def backpressure() -> Awaitable[None] | None:
+                asked.append(time.monotonic())
+                return None if gate.is_set() else gate.wait()
+
+            conn.transport.backpressure = backpressure
+            held = asyncio.ensure_future(conn.call_tool("hold", {}))  # a ": holding" chunk every 50 ms
+            await wait_until(lambda: len(asked) >= 1)
+            await asyncio.sleep(0.5)
+            assert len(asked) <= 2  # one wait per open stream (the POST's, maybe the GET's), nothing read since
+            gate.set()
+            await wait_until(lambda: len(asked) >= 6)  # reading goes on
+            server.release.set()
+            assert text_of(await held) == "released"
 
     run(body)
 
