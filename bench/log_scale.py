@@ -35,6 +35,7 @@ from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.recording import Recording
 from inspector.transports.base import StderrLine
+from inspector.ui.app import share_the_gil
 from inspector.ui.log import LogPanel
 
 GOALS = {"max_stall_ms": 50, "search_ms": 300, "rss_mb": 500}
@@ -151,6 +152,7 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    share_the_gil()  # as the app does at start-up
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     workdir = Path(tempfile.mkdtemp(prefix="log-scale-"))
@@ -159,9 +161,9 @@ def main() -> int:
     flush_times: list[float] = []
     real_flush = rec.flush
 
-    def timed_flush() -> None:  # instrumentation: how much of each stall is the recording's own write
+    def timed_flush(wait: bool = True) -> None:  # instrumentation: the recording's cost on the GUI thread
         start = time.perf_counter()
-        real_flush()
+        real_flush(wait)
         flush_times.append((time.perf_counter() - start) * 1000)
 
     rec.flush = timed_flush  # type: ignore[method-assign]
@@ -172,13 +174,15 @@ def main() -> int:
     produced = 0
     ingest_ticks: list[float] = []
     ingest_ticks_without_flush: list[float] = []
+    backlog: list[int] = []
+    """rows recorded but not committed by the writer thread yet, after each producer tick"""
     refresh_times: list[float] = []
     refresh_timer = QTimer()
     refresh_timer.setSingleShot(True)
     refresh_timer.setInterval(COALESCE_MS)
 
     def refresh() -> None:  # what ConnectionController._emit_messages + messagesAdded -> refresh() do
-        rec.flush()
+        rec.flush(wait=False)
         panel.refresh()
 
     # instrumentation: the panel's own work (appending rows and scrolling; painting the table)
@@ -203,7 +207,13 @@ def main() -> int:
     refresh_timer.timeout.connect(refresh)
 
     def produce() -> None:
-        nonlocal produced
+        nonlocal produced, waiting
+        # A flooding server is read only as fast as it is recorded: the transport waits while the
+        # recording's writer is backlogged (what Connection does), and the server blocks on its pipe.
+        if (waiting and not rec.drained) or rec.backlogged:
+            waiting = True
+            return
+        waiting = False
         start = time.perf_counter()
         flushes = len(flush_times)
         end = min(args.messages, produced + args.batch)
@@ -214,6 +224,7 @@ def main() -> int:
             else:
                 rec.record_message(item)
         produced = end
+        backlog.append(rec.pending)
         spent = (time.perf_counter() - start) * 1000
         ingest_ticks.append(spent)
         ingest_ticks_without_flush.append(spent - sum(flush_times[flushes:]))
@@ -222,6 +233,7 @@ def main() -> int:
         if produced >= args.messages:
             producer.stop()
 
+    waiting = False
     producer = QTimer()
     producer.setInterval(0)
     producer.timeout.connect(produce)
@@ -233,7 +245,7 @@ def main() -> int:
     producer.start()
     run_until(app, lambda: produced >= args.messages and not refresh_timer.isActive(), 3600)
     refresh()
-    run_until(app, lambda: panel.model.rowCount() == rec.count(), 60)
+    run_until(app, lambda: panel.model.rowCount() == args.messages, 60)  # the model catches up with the writer
     ingest_s = time.perf_counter() - t0
     app.processEvents()
     probe.stop()
@@ -288,6 +300,7 @@ def main() -> int:
         "max_recording_flush_ms": round(max(flush_times), 1),
         "p99_recording_flush_ms": round(pct(flush_times, 0.99), 1),
         "flush_rows": args.flush_rows or "default",
+        "max_writer_backlog_rows": max(backlog),
         "followed_tail": followed_tail,
         "search_ms": round(search_ms, 1),
         "search_term": term,

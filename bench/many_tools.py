@@ -260,7 +260,7 @@ def main() -> int:
     from PySide6.QtCore import qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
-    from inspector.ui.app import new_event_loop, warm_up
+    from inspector.ui.app import new_event_loop, share_the_gil, warm_up
 
     qInstallMessageHandler(lambda _mode, _context, message: None if "propagateSizeHints" in message else
                            sys.stderr.write(message + "\n"))  # fmt: skip
@@ -268,6 +268,7 @@ def main() -> int:
     loop = new_event_loop(app, already_running=True)
     asyncio.set_event_loop(loop)
     warm_up()  # what the app does before its window shows: validation models imported, start-up objects frozen
+    share_the_gil()
     runs = [one_run(app, args.tools, args.page_size, scratch / "history") for _ in range(max(1, args.runs))]
     worst = max(r["max_stall_ms"] for r in runs)
     report = {

@@ -17,13 +17,15 @@ from typing import Final
 
 from inspector.store.profiles import ProfileStore
 
-__all__ = ["NO_DISPLAY_MESSAGE", "display_problem", "main", "new_event_loop", "parse_args"]
+__all__ = ["NO_DISPLAY_MESSAGE", "display_problem", "main", "new_event_loop", "parse_args", "share_the_gil", "warm_up"]
 
 NO_DISPLAY_MESSAGE: Final = "mcp-inspect: no display available; use --cli for headless use"
 HEADLESS_PLATFORMS: Final = frozenset(
     {"offscreen", "minimal", "minimalegl", "vnc", "eglfs", "linuxfb", "vkkhrdisplay", "direct2d", "windows", "cocoa"}
 )
 USAGE_EXIT: Final = 4
+GUI_SWITCH_INTERVAL: Final = 0.001
+"""Seconds a thread may keep the GIL while another waits for it (Python's default is 0.005)."""
 
 
 def display_problem(env: Mapping[str, str], platform: str = sys.platform) -> str | None:
@@ -111,6 +113,18 @@ def warm_up() -> None:
     gc.freeze()
 
 
+def share_the_gil() -> None:
+    """Let the GUI thread wait at most ``GUI_SWITCH_INTERVAL`` for the GIL.
+
+    The window shares the GIL with the recordings' writer threads and the log's reader thread. Those
+    release it during every SQLite step, but take it back for a moment after each one; with Python's
+    default 5 ms switch interval every such moment can keep a paint or a frame's parsing waiting for up
+    to 5 ms, and a paint that calls back into Python hundreds of times adds that up. 1 ms keeps a
+    flood's longest event-loop stall well under 50 ms (``bench/log_scale.py``) for a small switching cost.
+    """
+    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
+
+
 def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
@@ -118,6 +132,7 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
     from inspector.ui.main_window import MainWindow
 
     warm_up()
+    share_the_gil()
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else "mcp-inspect"])
     app.setApplicationName("mcp-inspector-desktop")
