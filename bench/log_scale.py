@@ -35,7 +35,7 @@ from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.recording import Recording
 from inspector.transports.base import StderrLine
-from inspector.ui.app import share_the_gil
+from inspector.ui.app import share_the_gil, warm_up
 from inspector.ui.log import LogPanel
 
 GOALS = {"max_stall_ms": 50, "search_ms": 300, "rss_mb": 500}
@@ -152,7 +152,8 @@ def main() -> int:
     )
     args = parser.parse_args()
 
-    share_the_gil()  # as the app does at start-up
+    warm_up()  # as the app does at start-up: validation models imported, start-up objects frozen
+    share_the_gil()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     assert isinstance(app, QApplication)
     workdir = Path(tempfile.mkdtemp(prefix="log-scale-"))
@@ -188,10 +189,10 @@ def main() -> int:
     # instrumentation: the panel's own work (appending rows and scrolling; painting the table)
     real_model_refresh = panel.model.refresh
 
-    def timed_model_refresh() -> None:
+    def timed_model_refresh(*, wait: bool = False) -> None:  # the model's own catch-up refreshes are not timed
         start = time.perf_counter()
         flushes = len(flush_times)
-        real_model_refresh()  # flushes the recording first when rows are still buffered: not counted here
+        real_model_refresh(wait=wait)  # flushes the recording first when rows are still buffered: not counted here
         refresh_times.append((time.perf_counter() - start) * 1000 - sum(flush_times[flushes:]))
 
     panel.model.refresh = timed_model_refresh  # type: ignore[method-assign]

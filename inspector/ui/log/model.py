@@ -29,8 +29,9 @@ __all__ = ["BLOCK", "Column", "KindRole", "LogTableModel", "SeqRole", "SeverityR
 
 BLOCK: Final = 64
 MAX_BLOCKS: Final = 128
-CATCH_UP_MS: Final = 25
-"""How soon the model looks again while the recording's writer still has rows to commit."""
+CATCH_UP_MS: Final = 200
+"""How soon the model looks again while the recording's writer still has rows to commit (as often as the log
+panel refreshes during a flood: every update of the table repaints it)."""
 SeqRole: Final = Qt.ItemDataRole.UserRole + 1
 SeverityRole: Final = Qt.ItemDataRole.UserRole + 2
 KindRole: Final = Qt.ItemDataRole.UserRole + 3
