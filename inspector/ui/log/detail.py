@@ -12,7 +12,7 @@ import json
 import time
 from typing import Final
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -234,10 +234,22 @@ class DetailPane(QWidget):
         self.jump_button.setText("Jump to response" if row.kind is Kind.REQUEST else "Jump to request")
         text = row.raw
         if len(text) > TEXT_LIMIT and is_message and text.lstrip()[:1] in ("{", "["):
-            self._show_tree(text)
-        else:
-            self._show_text(text, is_message)
+            self._show_tree_later(row)
+            return
+        self._show_text(text, is_message)
         self.loaded.emit(row.seq)
+
+    def _show_tree_later(self, row: RecordRow) -> None:
+        """The tree on the next turn of the event loop, so that a big payload's arrival (its string handed over
+        by the reader thread) and the tree's first enumeration are two short stalls instead of one long one."""
+        self.placeholder.setText(f"Indexing {human_size(len(row.raw))}…")
+
+        def show() -> None:
+            if self._row is row:
+                self._show_tree(row.raw)
+                self.loaded.emit(row.seq)
+
+        QTimer.singleShot(0, self, show)
 
     def _header_html(self, row: RecordRow) -> str:
         colour = kind_colour(row.kind.value).name()
@@ -319,7 +331,8 @@ class DetailPane(QWidget):
         show_tree_model(self.tree, self._tree_model)
         self.stack.setCurrentWidget(self.tree)
         root = self._tree_model.root_index()
-        self._tree_model.fetchMore(root)
+        if self._tree_model.canFetchMore(root):  # the view may have fetched the first children already
+            self._tree_model.fetchMore(root)
         self._set_note(f"Large payload ({human_size(len(text))}): shown as a tree. Indexing…")
         driver.start()
 
