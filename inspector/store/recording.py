@@ -132,7 +132,7 @@ class Recording:
         self._buffer: list[Row] = []
         self._links: list[tuple[int, str, str]] = []
         """(http row seq, id text, id type) for the buffered HTTP rows."""
-        self._meta: dict[str, str] = {}
+        self._meta_updates: dict[str, str] = {}
         """``meta`` keys to write with the next batch."""
         self._http_pending = False
         self._upgrade_sent = False
@@ -288,18 +288,19 @@ class Recording:
         """The writer is far behind (``pending`` >= ``backlog_rows``): a producer that can wait should, until
         ``drained``. That bounds memory and leaves the writer thread the time it needs. Never true while
         writes fail (waiting would not help) or after ``close()``."""
-        writer = self._writer
-        if writer is None or writer.error is not None or self._closed:
-            return False
-        return self.last_seq - writer.committed_seq >= self._backlog_rows
+        return self._waitable_backlog() >= self._backlog_rows
 
     @property
     def drained(self) -> bool:
         """A waiting producer may go on: ``pending`` is under half of ``backlog_rows`` (or waiting cannot help)."""
+        return self._waitable_backlog() * 2 < self._backlog_rows
+
+    def _waitable_backlog(self) -> int:
+        """Rows the writer has still to commit; 0 when waiting for it cannot help (none, failing, closed)."""
         writer = self._writer
         if writer is None or writer.error is not None or self._closed:
-            return True
-        return (self.last_seq - writer.committed_seq) * 2 < self._backlog_rows
+            return 0
+        return self.last_seq - writer.committed_seq
 
     @property
     def buffered(self) -> int:
@@ -324,7 +325,7 @@ class Recording:
     def set_target(self, description: str) -> None:
         """Record what this session is connected to (command line, URL)."""
         self._check_writable()
-        self._meta["target"] = description
+        self._meta_updates["target"] = description
         self._hand_off()
 
     # -- writing ----------------------------------------------------------------------------
@@ -433,11 +434,11 @@ class Recording:
 
     def _hand_off(self) -> None:
         self._last_flush = time.monotonic()
-        if self._writer is None or not (self._buffer or self._meta):
+        if self._writer is None or not (self._buffer or self._meta_updates):
             return
         upgrade = self._http_pending and not self._upgrade_sent and self._version < HTTP_VERSION
-        batch = Batch(self._buffer, self._links, self._meta, upgrade)
-        self._buffer, self._links, self._meta = [], [], {}
+        batch = Batch(self._buffer, self._links, self._meta_updates, upgrade)
+        self._buffer, self._links, self._meta_updates = [], [], {}
         self._buffer_bytes = 0
         self._http_pending = False
         self._upgrade_sent = self._upgrade_sent or upgrade

@@ -21,6 +21,7 @@ import os
 import shlex
 import shutil
 import signal as _signal
+import time
 from collections import deque
 from collections.abc import Awaitable, Mapping, Sequence
 
@@ -348,7 +349,9 @@ class StdioTransport(Transport):
                 self._stderr_line(buf)
 
     def _touch(self, stream: str) -> None:
-        self._last_activity[stream] = asyncio.get_running_loop().time()
+        # time.monotonic() (what asyncio's loop.time() is): a reader's step may run while Qt delivers a last
+        # notifier event outside the app's running loop during shutdown, and must not fail there.
+        self._last_activity[stream] = time.monotonic()
 
     def _stderr_line(self, raw: bytes | bytearray) -> None:
         if raw.endswith(b"\r"):
@@ -478,10 +481,9 @@ class StdioTransport(Transport):
 
     async def _drain(self, task: asyncio.Task[None], stream: str, idle: float) -> bool:
         """Let a reader run to EOF while it still gets data; False when it went quiet (or took too long)."""
-        loop = asyncio.get_running_loop()
-        start = loop.time()
+        start = time.monotonic()
         while not task.done():
-            now = loop.time()
+            now = time.monotonic()
             quiet_since = max(start, self._last_activity.get(stream, start))
             if now - quiet_since >= idle or now - start >= _DRAIN_CAP:
                 return False

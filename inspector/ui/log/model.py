@@ -130,7 +130,6 @@ class LogTableModel(QAbstractTableModel):
         self._catch_up.setSingleShot(True)
         self._catch_up.setInterval(CATCH_UP_MS)
         self._catch_up.timeout.connect(self.refresh)
-        self._attaching = False
         if recording is not None:
             self.set_recording(recording)
 
@@ -188,11 +187,7 @@ class LogTableModel(QAbstractTableModel):
             self._source = open_row_source(recording)
             self._worker = RecordingWorker(recording, self)
             self._worker.seqsFound.connect(self._on_seqs)
-        self._attaching = True
-        try:
-            self._start_filter()
-        finally:
-            self._attaching = False
+        self._start_filter(wait=True)
         self.endResetModel()
         self.progressed.emit()
 
@@ -219,7 +214,8 @@ class LogTableModel(QAbstractTableModel):
             self._source.close()
             self._source = None
 
-    def _start_filter(self) -> None:
+    def _start_filter(self, *, wait: bool = False) -> None:
+        """Start over with the current filter (``wait``: for the recording's writer first)."""
         self._blocks.clear()
         self._last_row, self._last_cells = -1, None
         self._partner = None
@@ -231,7 +227,7 @@ class LogTableModel(QAbstractTableModel):
         if rec is None or rec.closed or self._worker is None:
             self._seqs = None
             return
-        self._total, max_seq = self._read_totals(rec, wait=self._attaching)
+        self._total, max_seq = self._read_totals(rec, wait=wait)
         if self._filter.is_empty() and self._total == max_seq:
             self._seqs = None
             self._count = self._total
