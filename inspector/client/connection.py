@@ -85,6 +85,11 @@ BACKLOG_POLL: Final = 0.005
 """Seconds between looks at a backlogged recorder."""
 
 
+def _resolve(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)
+
+
 @dataclass(frozen=True, slots=True)
 class ServerInfo:
     """What the handshake established."""
@@ -355,14 +360,18 @@ class Connection(SessionRenewal):
 
     def _backpressure(self) -> Awaitable[None] | None:
         recorder = self.recorder
-        if recorder is None or not getattr(recorder, "backlogged", False):
+        if recorder is None or self._loop is None or not getattr(recorder, "backlogged", False):
             return None
-        return self._recorder_drained(recorder)
+        return self._recorder_drained(recorder, self._loop)
 
     @staticmethod
-    async def _recorder_drained(recorder: Recorder) -> None:
+    async def _recorder_drained(recorder: Recorder, loop: asyncio.AbstractEventLoop) -> None:
+        # The connection's loop, not asyncio.sleep(): a reader's step may run outside the running loop (the
+        # window's last event processing at shutdown).
         while not getattr(recorder, "drained", True):
-            await asyncio.sleep(BACKLOG_POLL)
+            pause: asyncio.Future[None] = loop.create_future()
+            loop.call_later(BACKLOG_POLL, _resolve, pause)
+            await pause
 
     def _on_transport_event(self, event: TransportEvent) -> None:
         if isinstance(event, DataReceived):
