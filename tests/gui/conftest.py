@@ -19,8 +19,9 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
+from inspector.transports.stdio import StdioTransport
 from inspector.ui.app import new_event_loop
-from inspector.ui.controller import ConnectionState
+from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
 from inspector.ui.main_window import MainWindow
 from inspector.ui.settings import UiSettings
 
@@ -101,6 +102,25 @@ def qasync_loop(qapp: QApplication, qtbot: QtBot) -> Iterator[AsyncRunner]:
         # collect the closed loop's Qt timers here, on the GUI thread (not later on a helper thread)
         gc.collect()
         asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def make_controller(qasync_loop: AsyncRunner) -> Iterator[Callable[..., ConnectionController]]:
+    """Connect a ConnectionController to ``argv`` over stdio (asserted connected); all are closed afterwards."""
+    controllers: list[ConnectionController] = []
+
+    def make(argv: list[str], label: str = "server") -> ConnectionController:
+        settings = ConnectionSettings(label=label, transport_factory=lambda: StdioTransport(argv[0], argv[1:]))
+        controller = ConnectionController(settings)
+        controllers.append(controller)
+        controller.start()
+        qasync_loop.wait_state(controller, ConnectionState.CONNECTED, ConnectionState.FAILED)
+        assert controller.state is ConnectionState.CONNECTED, controller.failure
+        return controller
+
+    yield make
+    for controller in controllers:
+        qasync_loop.run(controller.aclose(), timeout=30)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,7 @@ from pytestqt.qtbot import QtBot
 from inspector.content.mime import ViewerKind
 from inspector.content.subscriptions import SubscriptionState
 from inspector.protocol.events import NotificationReceived
-from inspector.transports.stdio import StdioTransport
-from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
+from inspector.ui.controller import ConnectionController, ConnectionState
 from inspector.ui.gating import NOT_CONNECTED
 from inspector.ui.resources_panel import ResourcesPanel
 
@@ -36,24 +35,6 @@ POPUP_NOISE = pytest.mark.qt_log_ignore(
     r"This plugin does not support raise\(\)",
     "This plugin does not support grabbing the keyboard",
 )
-
-
-@pytest.fixture
-def make_controller(qasync_loop: AsyncRunner) -> Iterator[MakeController]:
-    controllers: list[ConnectionController] = []
-
-    def make(argv: list[str], label: str = "server") -> ConnectionController:
-        settings = ConnectionSettings(label=label, transport_factory=lambda: StdioTransport(argv[0], argv[1:]))
-        controller = ConnectionController(settings)
-        controllers.append(controller)
-        controller.start()
-        qasync_loop.wait_state(controller, ConnectionState.CONNECTED, ConnectionState.FAILED)
-        assert controller.state is ConnectionState.CONNECTED, controller.failure
-        return controller
-
-    yield make
-    for controller in controllers:
-        qasync_loop.run(controller.aclose(), timeout=30)
 
 
 @pytest.fixture

@@ -9,19 +9,17 @@ import itertools
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from inspector.content.utilities import LOG_LEVELS, parse_log_message
-from inspector.transports.stdio import StdioTransport
 from inspector.ui.content import JsonView, TextView
-from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
+from inspector.ui.controller import ConnectionController, ConnectionState
 from inspector.ui.gating import NOT_CONNECTED
 from inspector.ui.server_log import LogColumn, ServerLogModel, ServerLogView
 from inspector.ui.utilities_panel import UtilitiesPanel
@@ -30,24 +28,6 @@ AsyncRunner = Any  # conftest.AsyncRunner
 MakeController = Callable[..., ConnectionController]
 MISBEHAVING = Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py"
 DEMO = [sys.executable, "-m", "inspector.demo"]
-
-
-@pytest.fixture
-def make_controller(qasync_loop: AsyncRunner) -> Iterator[MakeController]:
-    controllers: list[ConnectionController] = []
-
-    def make(argv: list[str], label: str = "server") -> ConnectionController:
-        settings = ConnectionSettings(label=label, transport_factory=lambda: StdioTransport(argv[0], argv[1:]))
-        controller = ConnectionController(settings)
-        controllers.append(controller)
-        controller.start()
-        qasync_loop.wait_state(controller, ConnectionState.CONNECTED, ConnectionState.FAILED)
-        assert controller.state is ConnectionState.CONNECTED, controller.failure
-        return controller
-
-    yield make
-    for controller in controllers:
-        qasync_loop.run(controller.aclose(), timeout=30)
 
 
 def _panel(qtbot: QtBot, controller: ConnectionController) -> UtilitiesPanel:

@@ -6,9 +6,8 @@ import json
 import textwrap
 from pathlib import Path
 
-import keyring.backend
-import keyring.errors
 import pytest
+from keyringkit import MemoryKeyring
 
 from inspector.store.export import OMITTED_SECRETS_KEY, export_json, export_profiles, write_export
 from inspector.store.imports import (
@@ -32,28 +31,6 @@ from inspector.store.profiles import (
     StdioSettings,
 )
 from inspector.store.secrets import SecretStore
-
-
-class DictKeyring(keyring.backend.KeyringBackend):
-    """An in-memory keyring backend owned by these tests."""
-
-    priority = -5
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        try:
-            del self.passwords[(service, username)]
-        except KeyError:
-            raise keyring.errors.PasswordDeleteError(username) from None
 
 
 def write(path: Path, text: str) -> Path:
@@ -112,7 +89,7 @@ def test_claude_desktop(tmp_path: Path) -> None:
 
 def test_imported_secrets_go_to_the_keyring_not_the_profiles_file(tmp_path: Path) -> None:
     result = import_file(write(tmp_path / "claude_desktop_config.json", CLAUDE))
-    backend = DictKeyring()
+    backend = MemoryKeyring()
     store = ProfileStore(tmp_path / "cfg" / "profiles.json", SecretStore(backend))
     for profile in result.selected_profiles():
         store.create(profile)
@@ -472,7 +449,7 @@ def test_export_without_secrets_has_no_omitted_key() -> None:
 
 
 def test_export_of_stored_profiles_and_reimport(tmp_path: Path) -> None:
-    store = ProfileStore(tmp_path / "cfg" / "profiles.json", SecretStore(DictKeyring()))
+    store = ProfileStore(tmp_path / "cfg" / "profiles.json", SecretStore(MemoryKeyring()))
     for profile in exportable():
         store.create(profile)
     target = tmp_path / "out" / "mcp.json"

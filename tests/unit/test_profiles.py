@@ -11,6 +11,7 @@ import keyring.backend
 import keyring.backends.null
 import keyring.errors
 import pytest
+from keyringkit import MemoryKeyring
 
 from inspector.store.paths import config_dir, data_dir
 from inspector.store.profiles import (
@@ -33,26 +34,8 @@ from inspector.store.secrets import SERVICE_NAME, SESSION_ONLY_MESSAGE, SecretSt
 SECRETS = ("env-s3cr3t-value", "header-s3cr3t-value", "bearer-s3cr3t-value", "client-s3cr3t-value")
 
 
-class DictKeyring(keyring.backend.KeyringBackend):
-    """An in-memory keyring backend owned by these tests."""
-
-    priority = -5
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.passwords: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.passwords.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.passwords[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        try:
-            del self.passwords[(service, username)]
-        except KeyError:
-            raise keyring.errors.PasswordDeleteError(username) from None
+class DictKeyring(MemoryKeyring):
+    """The tests' in-memory keyring, with the usernames it holds."""
 
     def keys(self) -> set[str]:
         return {username for (_service, username) in self.passwords}
