@@ -3,8 +3,10 @@
 A QTimer plays a flooding server on the GUI thread (as the real Connection does on the qasync
 loop): every tick records a batch of realistic frames (progress and log notifications, tools/call
 requests and their responses with latency, an error now and then, stderr lines, a few frames with
-diagnostics) through ``Recording.record_message``; a coalescing single-shot timer flushes the
-recording and calls ``LogPanel.refresh()`` (what ConnectionController.messagesAdded does). A 5 ms
+diagnostics) through ``Recording.record_message``, and skips its tick while the recording's writer
+thread is backlogged (as the Connection's transport stops reading a flooding server); a coalescing
+single-shot timer hands the rows to the writer and calls ``LogPanel.refresh()`` (what
+ConnectionController.messagesAdded does). The interpreter is set up as the app does it. A 5 ms
 probe timer measures the gaps between its ticks: the longest gap is the longest event-loop stall.
 Afterwards a text search over everything runs through the panel (``LogPanel.search``), timed until
 the rows are listed. Prints one JSON line.
