@@ -16,7 +16,7 @@ from enum import IntEnum
 from typing import Any, Final
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 
 from inspector.protocol.wire import Kind
 from inspector.store.recording import RecordFilter, Recording, RecordingError
@@ -84,6 +84,8 @@ _ALIGNMENTS: Final = tuple(
     else _LEFT
     for col in Column
 )  # fmt: skip
+_ALIGNMENT_FLAGS: Final = tuple(a.value for a in _ALIGNMENTS)
+"""The alignments as the int flags ``QPainter.drawText`` takes."""
 _MONO_COLUMNS: Final = frozenset(int(c) for c in (Column.TIME, Column.ID, Column.SUMMARY))
 _COLOURED_COLUMNS: Final = frozenset(int(c) for c in (Column.KIND, Column.DIRECTION))
 
@@ -400,6 +402,23 @@ class LogTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return tip
         return None
+
+    def paint_cell(self, row: int, col: int) -> tuple[str, QColor | None, QFont | None, int, QColor | None] | None:
+        """What the log's delegate draws for a cell, in one call: (text, foreground, font, alignment flags,
+        background); the same values ``data()`` gives for those roles. None for a row that is not there."""
+        c = self._last_cells if row == self._last_row else None
+        if c is None:
+            c = self.cells(row)
+            if c is None or not 0 <= col < len(c.display):
+                return None
+            self._last_row, self._last_cells = row, c
+        return (
+            c.display[col],
+            self._colours.get(c.kind) if col in _COLOURED_COLUMNS else None,
+            self._mono if col in _MONO_COLUMNS else None,
+            _ALIGNMENT_FLAGS[col],
+            self._partner_colour if c.seq == self._partner else None,
+        )
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # Called for every role of every painted cell: plain int comparisons, precomputed texts.

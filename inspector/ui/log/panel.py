@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from inspector.protocol.wire import Kind
 from inspector.store.recording import RecordFilter, Recording, RecordingError
-from inspector.ui.log.delegates import BadgeDelegate
+from inspector.ui.log.delegates import BadgeDelegate, CellDelegate
 from inspector.ui.log.detail import DetailPane
 from inspector.ui.log.filters import FilterBar
 from inspector.ui.log.model import Column, LogTableModel
@@ -129,7 +129,8 @@ class LogPanel(QWidget):
         hh.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         for column, width in _WIDTHS.items():
             hh.resizeSection(column, width)
-        v.setItemDelegateForColumn(Column.DIAGNOSTICS, BadgeDelegate(v))
+        v.setItemDelegate(CellDelegate(self.model, v))
+        v.setItemDelegateForColumn(Column.DIAGNOSTICS, BadgeDelegate(self.model, v))
 
     def _setup_actions(self) -> None:
         self.jump_action = QAction("Jump to Response / Request", self)
