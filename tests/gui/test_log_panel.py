@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -230,3 +231,39 @@ def test_state_round_trip(qtbot: QtBot, log_panel: LogPanel) -> None:
     assert log_panel.view.horizontalHeader().sectionSize(Column.METHOD) == 333
     assert log_panel.splitter.sizes()[0] < log_panel.splitter.sizes()[1]
     assert not log_panel.restore_state(b"junk")
+
+
+def test_cells_are_painted_from_the_model(qtbot: QtBot, log_panel: LogPanel, log_mixed: Mixed) -> None:
+    """The table's delegate draws what the model says: paint_cell agrees with data(), and the painted
+    backgrounds show the selection, the partner's tint and alternate rows."""
+    model = log_panel.model
+    roles = (Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.BackgroundRole)
+    for row in range(model.rowCount()):
+        for column in Column:
+            cell = model.paint_cell(row, column)
+            assert cell is not None
+            text, foreground, font, alignment, background = cell
+            index = model.index(row, column)
+            assert text == index.data(Qt.ItemDataRole.DisplayRole)
+            assert [foreground, font, background] == [index.data(role) for role in roles]
+            assert alignment == index.data(Qt.ItemDataRole.TextAlignmentRole).value
+    _, seqs = log_mixed
+    assert log_panel.select_seq(seqs["call"])
+    qtbot.waitUntil(lambda: model.partner == seqs["call_resp"])
+    view = log_panel.view
+    view.resize(1200, 600)
+    image = view.viewport().grab().toImage()
+
+    def background(seq: int) -> QColor:  # the empty Latency cell of a request, the Diag cell otherwise
+        row = model.row_of(seq)
+        assert row is not None
+        rect = view.visualRect(model.index(row, Column.LATENCY))
+        return image.pixelColor(rect.left() + 3, rect.center().y())
+
+    palette = view.palette()
+    groups = (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive)
+    highlights = {palette.color(group, QPalette.ColorRole.Highlight).rgb() for group in groups}
+    assert background(seqs["call"]).rgb() in highlights
+    plain = {background(seqs[name]).rgb() for name in ("note", "init", "stderr", "init_resp")}
+    assert len(plain) == 2  # base and alternate rows
+    assert background(seqs["call_resp"]).rgb() not in plain | highlights  # the partner's tint

@@ -3,7 +3,8 @@
 Qt's own item painting asks the model for seven roles per cell and lays the text out through the style;
 with the table following a flood's tail every update repaints every visible cell, and that path was most of
 the window's busiest moments. ``CellDelegate`` asks the model once per cell (``LogTableModel.paint_cell``)
-and draws the background (selection, the partner tint, alternate rows) and the elided text itself.
+and draws the item's background (selection, the partner tint; the table paints alternate rows) and the elided
+text itself.
 """
 
 from __future__ import annotations
@@ -21,18 +22,16 @@ _Index = QModelIndex | QPersistentModelIndex
 # Plain ints: Python's enum operators would cost more than the drawing.
 _SELECTED = QStyle.StateFlag.State_Selected.value
 _ACTIVE = QStyle.StateFlag.State_Active.value
-_ALTERNATE = QStyleOptionViewItem.ViewItemFeature.Alternate.value
 _ELIDE = Qt.TextElideMode.ElideRight
 _ACTIVE_GROUP = QPalette.ColorGroup.Active
 _INACTIVE_GROUP = QPalette.ColorGroup.Inactive
 _HIGHLIGHT = QPalette.ColorRole.Highlight
 _HIGHLIGHTED_TEXT = QPalette.ColorRole.HighlightedText
-_ALTERNATE_BASE = QPalette.ColorRole.AlternateBase
 _TEXT = QPalette.ColorRole.Text
 
 
 class CellDelegate(QStyledItemDelegate):
-    """Draws a log table cell in one pass: background, then the cell's text in its colour, font and alignment."""
+    """Draws a log table cell in one pass: its background, then its text in its colour, font and alignment."""
 
     def __init__(self, model: LogTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,8 +54,7 @@ class CellDelegate(QStyledItemDelegate):
             painter.fillRect(rect, palette.brush(group, _HIGHLIGHT))
         elif background is not None:
             painter.fillRect(rect, background)
-        elif option.features.value & _ALTERNATE:  # type: ignore[attr-defined]
-            painter.fillRect(rect, palette.brush(group, _ALTERNATE_BASE))
+        # (alternate rows are painted by the table itself, before its delegates)
         if not text:
             return
         painter.save()
