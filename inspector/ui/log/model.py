@@ -302,7 +302,7 @@ class LogTableModel(QAbstractTableModel):
 
     def _append_rows(self, n: int, seqs: array[int] | None) -> None:
         first = self._count
-        self._last_row = -1
+        self._last_row, self._last_cells = -1, None
         self.beginInsertRows(QModelIndex(), first, first + n - 1)
         if seqs is not None and self._seqs is not None:
             self._seqs.extend(seqs)
@@ -403,15 +403,21 @@ class LogTableModel(QAbstractTableModel):
             return tip
         return None
 
+    def _row_cells(self, row: int) -> Cells | None:
+        """``cells(row)``, keeping the last row asked for: a paint or the view asks for a whole row at a time."""
+        if row == self._last_row:
+            return self._last_cells
+        c = self.cells(row)
+        if c is not None:
+            self._last_row, self._last_cells = row, c
+        return c
+
     def paint_cell(self, row: int, col: int) -> tuple[str, QColor | None, QFont | None, int, QColor | None] | None:
         """What the log's delegate draws for a cell, in one call: (text, foreground, font, alignment flags,
-        background); the same values ``data()`` gives for those roles. None for a row that is not there."""
-        c = self._last_cells if row == self._last_row else None
-        if c is None:
-            c = self.cells(row)
-            if c is None or not 0 <= col < len(c.display):
-                return None
-            self._last_row, self._last_cells = row, c
+        background); the same values ``data()`` gives for those roles. None for a cell that is not there."""
+        c = self._row_cells(row)
+        if c is None or not 0 <= col < len(c.display):
+            return None
         return (
             c.display[col],
             self._colours.get(c.kind) if col in _COLOURED_COLUMNS else None,
@@ -424,13 +430,9 @@ class LogTableModel(QAbstractTableModel):
         # Called for every role of every painted cell: plain int comparisons, precomputed texts.
         if role not in _HANDLED:
             return None
-        row = index.row()
-        c = self._last_cells if row == self._last_row else None  # the view asks for a whole row at a time
+        c = self._row_cells(index.row())
         if c is None:
-            c = self.cells(row)
-            if c is None:
-                return None
-            self._last_row, self._last_cells = row, c
+            return None
         col = index.column()
         if role == _DISPLAY:
             return c.display[col] if 0 <= col < len(c.display) else None
