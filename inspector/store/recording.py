@@ -232,7 +232,6 @@ class Recording:
         if not self._readonly:
             conn.execute("PRAGMA journal_mode = WAL")
             # Rows are written by a thread with its own connection (see recording_writer); this one reads.
-            conn.execute("PRAGMA wal_autocheckpoint = 0")
             if self._fts_write:
                 configure_fts_merging(conn)
             try:
