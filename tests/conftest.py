@@ -11,6 +11,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import keyring
 import keyring.backend
@@ -61,14 +62,47 @@ def session_dirs() -> dict[str, Path]:
     }
 
 
-# 4. `node` marker: skip those tests when the Node tools are not installed.
+# 4. `node` marker: without the Node tools those tests are skipped with the reason, or fail with it when $CI is
+#    set (nodetools.unavailable). Which tests really ran a Node tool is counted and printed at the end.
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if nodetools.server_everything_cmd() is not None:
+    if nodetools.installed() or nodetools.in_ci():
         return
     skip = pytest.mark.skip(reason=nodetools.MISSING_REASON)
     for item in items:
         if item.get_closest_marker("node") is not None:
             item.add_marker(skip)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("node") is not None and not nodetools.installed():
+        nodetools.unavailable(nodetools.MISSING_REASON)
+
+
+_NODE_TOOL_PASSES: dict[str, int] = dict.fromkeys(nodetools.TOOLS, 0)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    nodetools.begin_test(item.nodeid)
+    try:
+        return (yield)
+    finally:
+        nodetools.end_test()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report: pytest.TestReport = yield
+    if report.when == "call" and report.passed:
+        for tool in nodetools.TOOLS:
+            if item.nodeid in nodetools.used_by(tool):
+                _NODE_TOOL_PASSES[tool] += 1
+    return report
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    counts = ", ".join(f"{tool} {count}" for tool, count in _NODE_TOOL_PASSES.items())
+    terminalreporter.write_line(f"node tools: passed tests that ran them: {counts}")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -26,24 +26,16 @@ pytestmark = pytest.mark.node
 
 COMMAND = "mcp-inspect --cli --probe --auto-approve"
 SPEC_VERSION = "2025-11-25"
-CONFORMANCE = nodetools.NODE_DIR / "node_modules" / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 MIN_SCENARIOS = 19
 CLIENT_TIMEOUT_MS = 120_000
 """Per scenario (the harness's default is 30 s): 19 probes start at once, which a loaded CI machine feels."""
-
-
-def conformance_argv() -> list[str]:
-    node = nodetools.node22()
-    if node is None or not CONFORMANCE.is_file():
-        pytest.skip(f"@modelcontextprotocol/conformance or Node >= 22 unavailable. {nodetools.MISSING_REASON}")
-    return [node, str(CONFORMANCE)]
 
 
 def suite_env() -> dict[str, str]:
     """Our environment with the venv's ``mcp-inspect`` first on PATH and no stale harness variables."""
     bin_dir = Path(sys.executable).parent
     if shutil.which("mcp-inspect", path=str(bin_dir)) is None:
-        pytest.skip(f"mcp-inspect is not installed next to {sys.executable} (pip install -e .)")
+        nodetools.unavailable(f"mcp-inspect is not installed next to {sys.executable} (pip install -e .)")
     env = {key: value for key, value in os.environ.items() if not key.startswith("MCP_CONFORMANCE_")}
     env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
     return env
@@ -83,7 +75,7 @@ def problems_of(directory: Path) -> list[str]:
 
 @pytest.mark.timeout(900)
 def test_client_conformance_suite(tmp_path: Path) -> None:
-    argv = conformance_argv()
+    argv = nodetools.require_conformance()
     env = suite_env()
     listed = subprocess.run(
         [*argv, "list", "--client", "--spec-version", SPEC_VERSION],
