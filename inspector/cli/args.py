@@ -23,6 +23,7 @@ from typing import Any, Final, Literal, NoReturn
 
 from inspector.cli.errors import UsageError
 from inspector.cli.exitcodes import EXIT_CODES_HELP
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
     "DEFAULT_LOAD_CONCURRENCY",
@@ -96,6 +97,7 @@ _OPTIONS: Final[dict[str, Arity]] = {
     "--protocol-version": "one",
     "--timeout": "one",
     "--strict": "flag",
+    "--limit": "many",
 }
 _SHORT_WITH_VALUE: Final = ("-e",)
 
@@ -141,6 +143,8 @@ class CliOptions:
     protocol_version: str = DEFAULT_PROTOCOL_VERSION
     timeout: float = DEFAULT_TIMEOUT
     strict: bool = False
+    limits: Limits = DEFAULT_LIMITS
+    """``--limit NAME=VALUE``: the bounds on what is read from the server (inspector.protocol.limits)."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -289,6 +293,15 @@ def build_parser() -> argparse.ArgumentParser:
     conn.add_argument(
         "--strict", action="store_true", help="exit 5 when the server violated the protocol, and print how"
     )
+    conn.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a bound on what is read from the server, repeatable; sizes take KB/MB/GB or KiB/MiB/GiB "
+        "(e.g. --limit message_bytes=64MiB). Limits and defaults: "
+        + "; ".join(DEFAULT_LIMITS.show(name) for name in Limits.names()),
+    )
 
     out = parser.add_argument_group("output")
     out.add_argument("--format", choices=("text", "json"), default="text", help="text (default) or json")
@@ -435,6 +448,14 @@ def parse_args(argv: list[str]) -> CliOptions:
         raise HelpRequested(f"mcp-inspect {__version__}")
 
     opts = CliOptions(target=target, format=ns.format, strict=ns.strict, timeout=ns.timeout, demo=ns.demo)
+    overrides: dict[str, str] = {}
+    for item in ns.limit:
+        key, value = parse_pair(item, "--limit")
+        overrides[key] = value
+    try:
+        opts.limits = DEFAULT_LIMITS.overridden(overrides)
+    except ValueError as exc:
+        raise UsageError(f"--limit: {exc}") from None
 
     # --- where the server comes from ---
     sources = [

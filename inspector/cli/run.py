@@ -251,6 +251,7 @@ def connection_for(
             # Schema validation (mcp-types) costs ~0.4 s of start-up: one-shot runs do the envelope, id and
             # capability checks always, and the full schema check when --strict asks for diagnostics.
             validate=opts.strict if validate is None else validate,
+            limits=opts.limits,
         )
     except ValueError as exc:
         raise UsageError(f"--protocol-version: {exc}") from None

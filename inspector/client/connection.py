@@ -48,6 +48,7 @@ from inspector.protocol.events import (
     ResponseReceived,
 )
 from inspector.protocol.jsonrpc import INTERNAL_ERROR
+from inspector.protocol.limits import Limits
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.session import ClientSession, SessionState, Timeouts
 from inspector.protocol.versions import DEFAULT_VERSION
@@ -120,7 +121,9 @@ class Connection(SessionRenewal):
         on_message: Callable[[WireMessage], None] | None = None,
         on_transport_event: Callable[[TransportEvent], None] | None = None,
         validate: bool = True,
+        limits: Limits | None = None,
     ) -> None:
+        """``limits``: what the session bounds (a message's size); None: the transport's own limits."""
         self.transport = transport
         transport.backpressure = self._backpressure
         self.timeouts = timeouts or Timeouts()
@@ -133,6 +136,7 @@ class Connection(SessionRenewal):
             clock=time.monotonic,
             default_timeouts=self.timeouts,
             validate=validate,
+            limits=limits if limits is not None else transport.limits,
         )
         self.handlers: ServerRequestHandlers = handlers or HeadlessHandlers()
         self.recorder = recorder

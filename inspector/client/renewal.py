@@ -208,6 +208,7 @@ class SessionRenewal:
             clock=time.monotonic,
             default_timeouts=self.timeouts,
             validate=old.validate,
+            limits=old.limits,
         )
         fut = self._loop.create_future()
         self._futures[self.session.start()] = fut

@@ -27,6 +27,7 @@ class DiagnosticCode(StrEnum):
     INVALID_UTF8 = "invalid-utf8"
     INVALID_JSON = "invalid-json"
     JSON_TOO_DEEP = "json-too-deep"
+    LIMIT_EXCEEDED = "limit-exceeded"
     # envelope
     NOT_AN_OBJECT = "not-an-object"
     BATCH_UNSUPPORTED = "batch-unsupported"

@@ -2,7 +2,10 @@
 
 The framer never decodes: it cuts bytes into lines. A line may be tens of megabytes
 and arrive in thousands of reads, so the search for the newline only ever looks at
-bytes it has not looked at before.
+bytes it has not looked at before. A line longer than ``max_line`` is not kept: its
+first bytes and its size come out as an :class:`OversizedLine`, the rest of it is
+dropped as it arrives, and framing goes on after its newline (memory stays bounded
+by ``max_line`` whatever the server writes).
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from typing import Any
 
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 
-__all__ = ["DecodedFrame", "LineFramer", "decode_frame"]
+__all__ = ["HEAD_BYTES", "DecodedFrame", "LineFramer", "OversizedLine", "decode_frame"]
+
+HEAD_BYTES = 4096
+"""How much of an oversized line is kept (for the log and to find the id of the answer it was)."""
 
 
 def _reject_constant(name: str) -> Any:
@@ -23,42 +29,88 @@ def _reject_constant(name: str) -> Any:
 _JSON_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
+@dataclass(frozen=True, slots=True)
+class OversizedLine:
+    """A line longer than the framer's ``max_line``: its first bytes, and how long it was.
+
+    ``complete`` is False while the line is still arriving (the framer reports it as soon as it passed the
+    limit, so the request it answers can fail at once); ``size`` is then what was seen so far.
+    """
+
+    head: bytes
+    size: int
+    limit: int
+    complete: bool = False
+
+
 class LineFramer:
-    """Cuts a byte stream into lines. ``\\n`` ends a line, a trailing ``\\r`` is dropped, blank lines are skipped."""
+    """Cuts a byte stream into lines. ``\\n`` ends a line, a trailing ``\\r`` is dropped, blank lines are skipped.
 
-    __slots__ = ("_buf", "_scanned")
+    ``max_line`` (bytes, None: no bound) bounds one line; see :class:`OversizedLine`.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = ("_buf", "_max", "_scanned", "_skipped")
+
+    def __init__(self, max_line: int | None = None) -> None:
         self._buf = bytearray()
         self._scanned = 0
+        self._max = max_line
+        self._skipped: int | None = None
+        """While dropping an oversized line: how many of its bytes went by (None: not dropping)."""
 
-    def feed(self, data: bytes) -> list[bytes]:
-        """Add bytes; return every line they complete, in order."""
+    @property
+    def max_line(self) -> int | None:
+        return self._max
+
+    @property
+    def dropping(self) -> bool:
+        """True while the rest of an oversized line is being dropped."""
+        return self._skipped is not None
+
+    def feed(self, data: bytes) -> list[bytes | OversizedLine]:
+        """Add bytes; return every line they complete, in order (an :class:`OversizedLine` for one too long)."""
         if not data:
             return []
+        out: list[bytes | OversizedLine] = []
+        if self._skipped is not None:
+            pos = data.find(b"\n")
+            if pos == -1:
+                self._skipped += len(data)
+                return out
+            self._skipped = None
+            data = data[pos + 1 :]
+            if not data:
+                return out
         buf = self._buf
         buf += data
-        lines: list[bytes] = []
         start = 0
         pos = buf.find(b"\n", self._scanned)
         while pos != -1:
             end = pos
             if end > start and buf[end - 1] == 0x0D:
                 end -= 1
-            if end > start:
+            if self._max is not None and end - start > self._max:
+                out.append(
+                    OversizedLine(bytes(buf[start : min(end, start + HEAD_BYTES)]), end - start, self._max, True)
+                )
+            elif end > start:
                 line = bytes(buf[start:end])
                 if line.strip():
-                    lines.append(line)
+                    out.append(line)
             start = pos + 1
             pos = buf.find(b"\n", start)
         if start:
             del buf[:start]
+        if self._max is not None and len(buf) > self._max:
+            out.append(OversizedLine(bytes(buf[:HEAD_BYTES]), len(buf), self._max, False))
+            self._skipped = len(buf)
+            buf.clear()
         self._scanned = len(buf)
-        return lines
+        return out
 
     @property
     def pending(self) -> int:
-        """Bytes received that do not yet end in a newline."""
+        """Bytes received that do not yet end in a newline (kept ones; a dropped line's are not counted)."""
         return len(self._buf)
 
     def flush(self) -> bytes | None:
@@ -66,6 +118,7 @@ class LineFramer:
         rest = bytes(self._buf).rstrip(b"\r")
         self._buf.clear()
         self._scanned = 0
+        self._skipped = None
         return rest if rest.strip() else None
 
 

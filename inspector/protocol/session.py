@@ -46,8 +46,9 @@ from inspector.protocol.events import (
     RequestReceived,
     ResponseReceived,
 )
-from inspector.protocol.framing import LineFramer, decode_frame
+from inspector.protocol.framing import LineFramer, OversizedLine, decode_frame
 from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, Response
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.methods import is_known_server_notification, is_known_server_request
 from inspector.protocol.salvage import DECIMAL_ID, finite, salvage_id
 from inspector.protocol.session_types import (
@@ -100,6 +101,7 @@ class ClientSession:
         clock: Callable[[], float] = time.monotonic,
         default_timeouts: Timeouts | None = None,
         validate: bool = True,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         if protocol_version not in KNOWN_VERSIONS:
             raise ValueError(f"unknown protocol version {protocol_version!r}; known: {', '.join(KNOWN_VERSIONS)}")
@@ -126,7 +128,8 @@ class ClientSession:
         self._ids = id_generator if id_generator is not None else itertools.count(1)
         self._clock = clock
         self._default_timeouts = default_timeouts or Timeouts()
-        self._framer = LineFramer()
+        self.limits = limits
+        self._framer = LineFramer(limits.message_bytes)
         self._outbox: list[WireMessage] = []
         self._pending: dict[RequestId, PendingRequest] = {}
         self._progress: dict[RequestId, RequestId] = {}
@@ -328,42 +331,33 @@ class ClientSession:
     # ------------------------------------------------------------------ inbound
 
     def receive_data(self, data: bytes) -> list[Received]:
-        """Feed stream bytes (stdio); return one Received per complete frame."""
-        return [self.receive_frame(line) for line in self._framer.feed(data)]
+        """Feed stream bytes (stdio); return one Received per complete frame (or oversized line)."""
+        return [
+            self.receive_oversized(line) if isinstance(line, OversizedLine) else self.receive_frame(line)
+            for line in self._framer.feed(data)
+        ]
 
     def end_of_data(self) -> list[Received]:
         """The stream ended; a last line without newline still counts as a frame."""
         rest = self._framer.flush()
         return [self.receive_frame(rest)] if rest is not None else []
 
+    def receive_oversized(self, line: OversizedLine) -> Received:
+        """A frame longer than ``limits.message_bytes``: only its head was kept. Logged with a diagnostic
+        naming the limit; the answer it was (when its id stands near the start) fails at once."""
+        figure = line.size if line.complete else None
+        breach = self.limits.replace(message_bytes=line.limit).exceeded("message_bytes", "a message", figure)
+        diagnostic = Diagnostic(DiagnosticCode.LIMIT_EXCEEDED, f"{breach}; the rest of it was dropped", raw=line.head)
+        return self._unreadable(line.head, diagnostic, reply=False)
+
     def receive_frame(self, raw: bytes) -> Received:
         """Process one complete frame (one line, one HTTP body, one SSE event)."""
         decoded = decode_frame(raw)
         if not decoded.ok:
-            wire = WireMessage(Direction.IN, raw, Kind.INVALID)
             assert decoded.diagnostic is not None
-            wire.diagnostics.append(decoded.diagnostic)
-            ctx = _Ctx(wire)
-            salvaged = salvage_id(raw)
-            if salvaged is None or salvaged not in self._pending:
-                if decoded.diagnostic.code is not DiagnosticCode.JSON_TOO_DEEP:
-                    # JSON-RPC: what cannot be parsed is answered with a parse error (id null)
-                    self._queue_error(
-                        None, jsonrpc.PARSE_ERROR, f"Parse error: {decoded.diagnostic.message}", None, None
-                    )
-            else:
-                # the frame is (the start of) an answer we wait for: fail that request now instead of at its deadline
-                pending = self._pending.pop(salvaged)
-                self._forget(pending, "answered")
-                self._stamp(ctx, True, Kind.RESPONSE, salvaged, pending)
-                ctx.wire.kind = Kind.INVALID
-                reason = f"the answer could not be read: {decoded.diagnostic.message}"
-                if pending.id == self._initialize_id:
-                    self._fail(reason)
-                    ctx.events.append(HandshakeFailed(reason))
-                else:
-                    ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
-            return Received(wire, ctx.events)
+            return self._unreadable(
+                raw, decoded.diagnostic, reply=decoded.diagnostic.code is not DiagnosticCode.JSON_TOO_DEEP
+            )
         value = decoded.value
         wire = WireMessage(Direction.IN, raw, Kind.INVALID)
         ctx = _Ctx(wire)
@@ -371,6 +365,31 @@ class ClientSession:
             self._on_batch(value, ctx)
         else:
             self._dispatch(value, ctx, first=True)
+        return Received(wire, ctx.events)
+
+    def _unreadable(self, raw: bytes, diagnostic: Diagnostic, *, reply: bool) -> Received:
+        """A frame that cannot be parsed (or was too large to keep): logged with ``diagnostic``; when it is (the
+        start of) an answer we wait for, that request fails now instead of at its deadline; otherwise it is
+        answered with a parse error (id null) when ``reply``."""
+        wire = WireMessage(Direction.IN, raw, Kind.INVALID)
+        wire.diagnostics.append(diagnostic)
+        ctx = _Ctx(wire)
+        salvaged = salvage_id(raw)
+        if salvaged is None or salvaged not in self._pending:
+            if reply:
+                # JSON-RPC: what cannot be parsed is answered with a parse error (id null)
+                self._queue_error(None, jsonrpc.PARSE_ERROR, f"Parse error: {diagnostic.message}", None, None)
+            return Received(wire, ctx.events)
+        pending = self._pending.pop(salvaged)
+        self._forget(pending, "answered")
+        self._stamp(ctx, True, Kind.RESPONSE, salvaged, pending)
+        ctx.wire.kind = Kind.INVALID
+        reason = f"the answer could not be read: {diagnostic.message}"
+        if pending.id == self._initialize_id:
+            self._fail(reason)
+            ctx.events.append(HandshakeFailed(reason))
+        else:
+            ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
         return Received(wire, ctx.events)
 
     def _on_batch(self, items: list[Any], ctx: _Ctx) -> None:

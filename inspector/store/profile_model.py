@@ -11,8 +11,17 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.versions import DEFAULT_VERSION
-from inspector.store.profile_json import at, extra_keys, read_choice, read_object, read_string
+from inspector.store.profile_json import (
+    ProfileFormatError,
+    at,
+    extra_keys,
+    read_choice,
+    read_object,
+    read_section,
+    read_string,
+)
 from inspector.store.profile_sections import (
     AUTH_SECRETS,
     TRANSPORTS,
@@ -60,6 +69,9 @@ class Profile:
     capabilities: ClientCapabilitySwitches = field(default_factory=ClientCapabilitySwitches)
     roots: list[Root] = field(default_factory=list)
     sampling_auto_reply: SamplingAutoReply = field(default_factory=SamplingAutoReply)
+    limits: dict[str, int] = field(default_factory=dict)
+    """Overrides of the bounds on what is read from the server (name -> value, see
+    :class:`inspector.protocol.limits.Limits`); the defaults apply to the rest."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Keys of the profile object this version does not know; written back unchanged."""
     stored_secrets: set[str] = field(default_factory=set, compare=False, repr=False)
@@ -201,7 +213,13 @@ class Profile:
                 "stop_reason": r.stop_reason,
             },
         }
+        if self.limits:
+            data["limits"] = dict(self.limits)
         return {**self.extra, **data}
+
+    def effective_limits(self) -> Limits:
+        """The defaults with this profile's ``limits`` applied (raises ValueError for a bad override)."""
+        return DEFAULT_LIMITS.overridden(self.limits)
 
     def _auth_placeholder(self, name: str) -> dict[str, Any] | None:
         value: str | None = getattr(self.auth, name)
@@ -219,7 +237,7 @@ class Profile:
         obj = read_object(data, where)
         known = {
             "id", "name", "transport", "stdio", "http", "auth", "timeouts", "protocol_version",
-            "capabilities", "roots", "sampling_auto_reply",
+            "capabilities", "roots", "sampling_auto_reply", "limits",
         }  # fmt: skip
         profile_id = read_string(obj, "id", where, default="")
         if not profile_id.strip():
@@ -242,8 +260,19 @@ class Profile:
         profile.sampling_auto_reply = auto_reply_from_json(
             obj.get("sampling_auto_reply"), at(where, "sampling_auto_reply")
         )
+        profile.limits = _limits_from_json(obj.get("limits"), at(where, "limits"))
         profile.stored_secrets = stored
         return profile
+
+
+def _limits_from_json(value: Any, where: str) -> dict[str, int]:
+    """``{"message_bytes": "64MiB", ...}`` -> ``{"message_bytes": 67108864}``; a bad name or value names itself."""
+    obj = read_section(value, where)
+    try:
+        chosen = DEFAULT_LIMITS.overridden(obj)
+    except ValueError as exc:
+        raise ProfileFormatError(where, str(exc)) from None
+    return {name.strip().replace("-", "_"): getattr(chosen, name.strip().replace("-", "_")) for name in obj}
 
 
 def _version_at_least(version: str, minimum: str) -> bool:

@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
+
 __all__ = [
     "MASK",
     "DataReceived",
@@ -203,6 +205,12 @@ class Transport(abc.ABC):
     @abc.abstractmethod
     def describe(self) -> str:
         """A short human description, e.g. the command line or the URL."""
+
+    @property
+    def limits(self) -> Limits:
+        """The bounds this transport reads the server with (``limits=`` of its constructor)."""
+        limits = getattr(self, "_limits", None)
+        return limits if isinstance(limits, Limits) else DEFAULT_LIMITS
 
     def _read_gate(self) -> Awaitable[None] | None:
         """What ``backpressure`` says now (None: read on)."""

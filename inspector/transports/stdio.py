@@ -25,6 +25,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Mapping, Sequence
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import (
     DataReceived,
     EventSink,
@@ -45,8 +46,6 @@ _STDOUT_CHUNK = 1 << 20
 _STREAM_LIMIT = 8 << 20
 """StreamReader limit (buffering before the pipe is paused). We never readline, but keep it large anyway."""
 _STDERR_CHUNK = 1 << 16
-_STDERR_MAX_LINE = 1 << 20
-"""A stderr line longer than this (bytes) is handed on in pieces rather than buffered without bound."""
 
 _EXIT_GRACE = 0.5
 """How long a process whose stdout reached EOF gets to exit before it counts as 'still running'."""
@@ -115,7 +114,11 @@ class StdioTransport(Transport):
         cwd: str | None = None,
         stderr_tail_lines: int = 50,
         close_timeout: float = 2.0,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
+        """``limits.stderr_line_bytes`` bounds one stderr line: a longer one is handed on cut there (marked so)
+        and the rest of it is dropped. stdout is not framed here (the session's framer bounds a message)."""
+        self._limits = limits
         self._command = command
         self._args = tuple(args)
         self._env = dict(env) if env is not None else {}
@@ -321,26 +324,39 @@ class StdioTransport(Transport):
         if stderr is None:
             return
         buf = bytearray()
+        limit = max(1, self._limits.stderr_line_bytes)
+        dropping = 0
+        """Bytes of an overlong line dropped so far (0: not dropping)."""
         try:
             while True:
                 chunk = await stderr.read(_STDERR_CHUNK)
                 if not chunk:
                     return
                 self._touch("stderr")
+                if dropping:
+                    pos = chunk.find(b"\n")
+                    if pos == -1:
+                        dropping += len(chunk)
+                        continue
+                    dropping = 0
+                    chunk = chunk[pos + 1 :]
                 scan_from = len(buf)
                 buf += chunk
                 start = 0
                 pos = buf.find(b"\n", scan_from)
                 while pos != -1:
-                    self._stderr_line(buf[start:pos])
+                    if pos - start > limit:
+                        self._stderr_line(buf[start : start + _utf8_cut(buf[start:], limit)], cut=True)
+                    else:
+                        self._stderr_line(buf[start:pos])
                     start = pos + 1
                     pos = buf.find(b"\n", start)
                 if start:
                     del buf[:start]
-                while len(buf) > _STDERR_MAX_LINE:
-                    cut = _utf8_cut(buf, _STDERR_MAX_LINE)
-                    self._stderr_line(buf[:cut])
-                    del buf[:cut]
+                if len(buf) > limit:
+                    self._stderr_line(buf[: _utf8_cut(buf, limit)], cut=True)
+                    dropping = len(buf)
+                    buf.clear()
         except OSError as exc:
             self._emit(TransportNote(f"error reading server stderr: {exc}"))
         finally:
@@ -353,10 +369,13 @@ class StdioTransport(Transport):
         # notifier event outside the app's running loop during shutdown, and must not fail there.
         self._last_activity[stream] = time.monotonic()
 
-    def _stderr_line(self, raw: bytes | bytearray) -> None:
+    def _stderr_line(self, raw: bytes | bytearray, *, cut: bool = False) -> None:
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         line = bytes(raw).decode("utf-8", errors="replace")
+        if cut:
+            breach = self._limits.exceeded("stderr_line_bytes", "a stderr line", None)
+            line += f" \u2026 [cut: {breach}; the rest of the line was dropped]"
         self._stderr_tail.append(line)
         self._emit(StderrLine(line))
 

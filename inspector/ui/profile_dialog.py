@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
 from inspector.store.profiles import Header, Profile
-from inspector.ui.profile_views import EnvTable, RootsTable
+from inspector.ui.profile_views import EnvTable, LimitsTable, RootsTable
 from inspector.ui.roots_editor import folder_root
 
 __all__ = ["ProfileDialog"]
@@ -245,10 +245,22 @@ class ProfileDialog(QDialog):
         hint.setEnabled(False)
         tform.addRow("", hint)
 
+        limits_box = QGroupBox("Limits on what is read from the server")
+        limits_layout = QVBoxLayout(limits_box)
+        self.limits_table = LimitsTable()
+        limits_layout.addWidget(self.limits_table)
+        limits_hint = QLabel(
+            "A message, body, line or stream that breaks a limit is ended with a diagnostic naming it. "
+            "Sizes take KB, MB, GB, KiB, MiB or GiB; hover a name for what it bounds."
+        )
+        limits_hint.setWordWrap(True)
+        limits_hint.setEnabled(False)
+        limits_layout.addWidget(limits_hint)
+
         layout = QVBoxLayout(page)
         layout.addLayout(form)
         layout.addWidget(box)
-        layout.addStretch(1)
+        layout.addWidget(limits_box, 1)
         return page
 
     def _client_page(self) -> QWidget:
@@ -395,6 +407,7 @@ class ProfileDialog(QDialog):
         self.request_timeout.setValue(t.request or 0.0)
         self.reset_on_progress.setChecked(t.reset_on_progress)
         self.max_total_timeout.setValue(t.max_total or 0.0)
+        self.limits_table.set_overrides(p.limits)
         c = p.capabilities
         self.sampling_check.setChecked(c.sampling)
         self.sampling_tools_check.setChecked(c.sampling_tools)
@@ -428,6 +441,10 @@ class ProfileDialog(QDialog):
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             found.append(f"Environment variables set twice: {', '.join(duplicates)}.")
+        try:
+            self.limits_table.overrides()
+        except ValueError as exc:
+            found.append(f"Limits: {exc}.")
         return found
 
     def _http_problems(self) -> list[str]:
@@ -489,6 +506,10 @@ class ProfileDialog(QDialog):
         p.timeouts.request = self.request_timeout.value() or None
         p.timeouts.reset_on_progress = self.reset_on_progress.isChecked()
         p.timeouts.max_total = self.max_total_timeout.value() or None
+        try:
+            p.limits = self.limits_table.overrides()
+        except ValueError:
+            pass  # problems() refuses to accept the dialog with a bad value: keep the profile's limits
         c = p.capabilities
         c.sampling = self.sampling_check.isChecked()
         c.sampling_tools = self.sampling_tools_check.isChecked()

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits, format_size, limit_docs
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, Root
 
 __all__ = [
@@ -313,3 +314,55 @@ class RootsTable(QTableWidget):
             if uri:
                 result.append(Root(uri=uri, name=name or None))
         return result
+
+
+class LimitsTable(QTableWidget):
+    """One row per bound on what is read from the server (``inspector.protocol.limits``): name, value, default.
+
+    The value column is editable (sizes take KB/MB/GB or KiB/MiB/GiB); a value equal to the default is not an
+    override. Each name's tooltip is the limit's documentation.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(len(Limits.names()), 3, parent)
+        self.setHorizontalHeaderLabels(["Limit", "Value", "Default"])
+        self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.verticalHeader().setVisible(False)
+        docs = limit_docs()
+        for row, name in enumerate(Limits.names()):
+            label = QTableWidgetItem(name)
+            label.setFlags(label.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            label.setToolTip(docs.get(name, ""))
+            default = QTableWidgetItem(self.shown(name, getattr(DEFAULT_LIMITS, name)))
+            default.setFlags(default.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.setItem(row, 0, label)
+            self.setItem(row, 1, QTableWidgetItem(default.text()))
+            self.setItem(row, 2, default)
+
+    @staticmethod
+    def shown(name: str, value: int) -> str:
+        return format_size(value).replace(" bytes", "").replace(" byte", "") if name.endswith("_bytes") else str(value)
+
+    def set_overrides(self, overrides: dict[str, int]) -> None:
+        for row, name in enumerate(Limits.names()):
+            value = overrides.get(name, getattr(DEFAULT_LIMITS, name))
+            item = self.item(row, 1)
+            if item is not None:
+                item.setText(self.shown(name, value))
+
+    def overrides(self) -> dict[str, int]:
+        """The values that differ from the defaults; raises ValueError naming a bad one."""
+        given: dict[str, str] = {}
+        for row, name in enumerate(Limits.names()):
+            item = self.item(row, 1)
+            text = item.text().strip() if item is not None else ""
+            if text:
+                given[name] = text.replace(" ", "")
+        chosen = DEFAULT_LIMITS.overridden(given)
+        return {
+            name: getattr(chosen, name)
+            for name in Limits.names()
+            if getattr(chosen, name) != getattr(DEFAULT_LIMITS, name)
+        }

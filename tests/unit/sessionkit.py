@@ -13,6 +13,7 @@ from typing import Any
 
 from inspector.protocol.diagnostics import Diagnostic
 from inspector.protocol.events import Received
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.session import ClientSession, Timeouts
 from inspector.protocol.wire import RequestId, WireMessage
 
@@ -118,6 +119,7 @@ def started_session(
     timeouts: Timeouts | None = None,
     init_timeouts: Timeouts | None = None,
     validate: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> tuple[ClientSession, FakeClock, RequestId]:
     """A session that has queued ``initialize`` (outbox emptied); returns it, its clock and the initialize id."""
     clock = clock or FakeClock()
@@ -129,6 +131,7 @@ def started_session(
         clock=clock,
         default_timeouts=timeouts,
         validate=validate,
+        limits=limits,
     )
     rid = session.start(timeouts=init_timeouts)
     session.pop_outgoing()
@@ -145,13 +148,20 @@ def ready_session(
     ids: Iterable[RequestId] | None = None,
     timeouts: Timeouts | None = None,
     validate: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
     **result_extra: Any,
 ) -> tuple[ClientSession, FakeClock]:
     """A READY session (handshake done, outbox emptied). Ids default to 1, 2, 3, ... (initialize is 1)."""
     if ids is None:
         ids = itertools.count(1)
     session, clock, rid = started_session(
-        version=version, client_caps=client_caps, clock=clock, ids=ids, timeouts=timeouts, validate=validate
+        version=version,
+        client_caps=client_caps,
+        clock=clock,
+        ids=ids,
+        timeouts=timeouts,
+        validate=validate,
+        limits=limits,
     )
     received = session.receive_frame(
         frame(ok(rid, init_result(server_version or version, server_caps, **result_extra)))
