@@ -77,15 +77,12 @@ def parse_size(text: str | int) -> int:
 
 
 def format_size(size: int) -> str:
-    """A size for people: ``268435456`` -> ``"256 MiB"``, ``1500`` -> ``"1500 bytes"``."""
+    """A size for people: ``268435456`` -> ``"256 MiB"``, ``1500`` -> ``"1.46 KiB"``, ``100`` -> ``"100 bytes"``."""
     for unit, factor in (("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
-        if size >= factor and size % (factor // 16 or 1) == 0:
-            value = size / factor
-            return f"{value:g} {unit}"
-    if size >= MiB:
-        return f"{size / MiB:.1f} MiB"
-    if size >= 10 * KiB:
-        return f"{size / KiB:.1f} KiB"
+        if size >= factor:
+            if size % factor == 0:
+                return f"{size // factor} {unit}"
+            return f"{size / factor:.2f}".rstrip("0").rstrip(".") + f" {unit}"
     return f"{size} byte" if size == 1 else f"{size} bytes"
 
 

@@ -343,7 +343,11 @@ class LimitsTable(QTableWidget):
 
     @staticmethod
     def shown(name: str, value: int) -> str:
-        return format_size(value).replace(" bytes", "").replace(" byte", "") if name.endswith("_bytes") else str(value)
+        """A size in whole KiB/MiB/GiB when it is one (so reading it back gives the same number), else the number."""
+        if not name.endswith("_bytes"):
+            return str(value)
+        text = format_size(value)
+        return text if "." not in text and not text.endswith(("bytes", "byte")) else str(value)
 
     def set_overrides(self, overrides: dict[str, int]) -> None:
         for row, name in enumerate(Limits.names()):

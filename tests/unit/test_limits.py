@@ -39,10 +39,11 @@ def test_format_size_round_trips_whole_units(size: int) -> None:
     shown = format_size(size)
     value, _, unit = shown.partition(" ")
     if unit in ("bytes", "byte"):
-        assert int(value) == size
-    elif float(value).is_integer() or "." in value:
+        assert int(value) == size < KiB
+    else:
         factor = {"KiB": KiB, "MiB": MiB, "GiB": GiB}[unit]
-        assert abs(float(value) * factor - size) <= factor * 0.05 + 1
+        assert 1 <= float(value) and (unit == "GiB" or float(value) < 1024)
+        assert abs(float(value) * factor - size) <= factor * 0.005 + 1
 
 
 def test_defaults_are_documented_and_well_above_the_promised_payloads() -> None:
@@ -157,3 +158,12 @@ def test_profile_limits_round_trip_and_validation() -> None:
     assert "limits" not in Profile(name="q").to_json()
     with pytest.raises(ProfileFormatError, match="limits"):
         Profile.from_json({"name": "p", "limits": {"message_bytes": "huge"}})
+
+
+def test_readme_lists_every_limit_with_its_default() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for name in Limits.names():
+        default = DEFAULT_LIMITS.show(name).split(" = ")[1]
+        assert f"| `{name}` | {default} |" in readme, name
