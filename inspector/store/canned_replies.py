@@ -88,7 +88,7 @@ class CannedReplies:
         self.problem = None
         try:
             text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return
         except OSError as exc:
             self.problem = f"could not read {self.path}: {exc}"
@@ -140,6 +140,7 @@ class CannedReplies:
         return False
 
     def save(self) -> None:
+        """Write the file atomically. ``OSError`` (``UnwritableDirectory`` when the config dir cannot be written)
+        leaves the file as it was and ``replies`` as changed: they last for the session."""
         data = {"version": _VERSION, "replies": [reply.to_json() for reply in self.replies]}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(self.path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from inspector.store.paths import config_dir
+from inspector.store.paths import config_dir, describe_os_error
 from inspector.store.profile_store import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "ArgumentHistory", "HistoryEntry", "history_dir", "scrub_sensitive"]
@@ -211,7 +211,7 @@ class ArgumentHistory:
         path = self.path
         try:
             text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return {}
         except OSError as exc:
             if not quiet:
@@ -245,4 +245,4 @@ class ArgumentHistory:
             atomic_write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n", mode=0o600)
             self.save_error = None
         except OSError as exc:  # the history is a convenience: keep working in memory
-            self.save_error = f"could not save the argument history: {exc}"
+            self.save_error = f"argument history kept for this session only: {describe_os_error(exc)}"

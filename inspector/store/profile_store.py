@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Final, cast
 
-from inspector.store.paths import config_dir
+from inspector.store.paths import UnwritableDirectory, config_dir, describe_os_error, ensure_directory
 from inspector.store.profile_json import ProfileFormatError, json_type
 from inspector.store.profile_model import Profile, new_id
 from inspector.store.profile_sections import AUTH_SECRETS, EnvVar, Header
@@ -41,10 +41,14 @@ def atomic_write_text(path: Path, text: str, *, mode: int | None = None) -> None
 
     The text goes to a temp file in the same directory (mode 0600 unless ``mode`` is given), is
     flushed and fsynced, then ``os.replace`` swaps it in and the directory is fsynced. On any error
-    the temp file is removed and the old file is untouched.
+    the temp file is removed and the old file is untouched. A directory that cannot be created, or in
+    which the temp file cannot be created, raises :class:`~inspector.store.paths.UnwritableDirectory`.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    ensure_directory(path.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise UnwritableDirectory(path.parent, exc) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -92,7 +96,8 @@ class ProfileStore:
     """The ordered list of saved profiles, the file that holds them and the secrets that go with them.
 
     Every change (create, update, duplicate, delete, move, reorder) is saved at once; when saving
-    fails the change is undone in memory and the ``OSError`` propagates. Profiles going in may carry
+    fails the change is undone in memory and the ``OSError`` propagates (``UnwritableDirectory`` when the
+    config dir cannot be written; the file on disk is left as it was). Profiles going in may carry
     secret values; profiles coming out never do (see :meth:`resolve_secrets`). All returned profiles
     are copies: change them, then pass them to :meth:`update`.
     """
@@ -114,7 +119,7 @@ class ProfileStore:
         self._file_extra = {}
         try:
             raw = self.path.read_bytes()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # (no directory there: nothing saved yet)
             return
         except OSError as exc:
             self._warn(f"The profiles file {self.path} could not be read ({exc.strerror or exc}); no profiles loaded.")
@@ -178,7 +183,7 @@ class ProfileStore:
             try:
                 self.save()
             except OSError as exc:
-                self._warn(f"The profiles file {self.path} could not be rewritten ({exc.strerror or exc}).")
+                self._warn(f"The profiles file {self.path} could not be rewritten ({describe_os_error(exc)}).")
 
     def _adopt_plain_secrets(self, profile: Profile) -> bool:
         """Move secret values found in the file (hand edits) into the secret store. True if any."""

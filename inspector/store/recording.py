@@ -41,7 +41,7 @@ from typing import Final, Self
 
 from inspector.protocol.diagnostics import Diagnostic
 from inspector.protocol.wire import Direction, Kind, WireMessage
-from inspector.store.paths import recordings_dir
+from inspector.store.paths import UnwritableDirectory, ensure_directory, recordings_dir
 from inspector.store.recording_query import RecordFilter, RecordQuery, RecordRow
 from inspector.store.recording_schema import (
     BASE_VERSION,
@@ -67,6 +67,7 @@ from inspector.transports.base import (
 
 __all__ = [
     "FTS_MAX_BYTES",
+    "MEMORY_ONLY",
     "SCHEMA_VERSION",
     "RecordFilter",
     "RecordRow",
@@ -82,6 +83,7 @@ _FLUSH_ROWS: Final = 500
 _FLUSH_INTERVAL: Final = 0.2
 _FLUSH_BYTES: Final = 16 << 20
 _BACKLOG_ROWS: Final = 20_000
+MEMORY_ONLY: Final = "recording kept in memory only"
 
 
 class RecordingError(Exception):
@@ -142,6 +144,8 @@ class Recording:
         self._closed = False
         self._checkpointer: Checkpointer | None = None
         self._writer: BatchWriter | None = None
+        self.storage_note: str | None = None
+        """Why this session's recording is not a file (set by :meth:`create_or_memory`), else None."""
         try:
             if readonly:
                 if not self._path.is_file():
@@ -175,9 +179,16 @@ class Recording:
         flush_interval: float = _FLUSH_INTERVAL,
         backlog_rows: int = _BACKLOG_ROWS,
     ) -> Recording:
-        """A new recording ``<dir>/<UTC time>-<label>-<random>.sqlite3`` (dir: ``recordings_dir()``)."""
+        """A new recording ``<dir>/<UTC time>-<label>-<random>.sqlite3`` (dir: ``recordings_dir()``).
+
+        ``RecordingError`` when the directory cannot be created or written (its text names the directory
+        and the system's reason); :meth:`create_or_memory` falls back to an in-memory recording instead.
+        """
         folder = directory if directory is not None else recordings_dir()
-        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            ensure_directory(folder)
+        except UnwritableDirectory as exc:
+            raise RecordingError(str(exc)) from exc
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         name = _sanitise_label(label)
         for _ in range(10):
@@ -186,6 +197,8 @@ class Recording:
                 os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             except FileExistsError:
                 continue
+            except OSError as exc:
+                raise RecordingError(str(UnwritableDirectory(folder, exc))) from exc
             return cls(
                 path,
                 redact=redact,
@@ -197,6 +210,31 @@ class Recording:
                 backlog_rows=backlog_rows,
             )
         raise RecordingError(f"could not find a free file name in {folder}")
+
+    @classmethod
+    def create_or_memory(
+        cls,
+        directory: Path | None = None,
+        *,
+        label: str = "session",
+        target: str | None = None,
+        redact: Redactor | None = None,
+    ) -> Recording:
+        """:meth:`create`, or, when the file cannot be made, a recording in memory whose :attr:`storage_note`
+        says so and why (``recording kept in memory only: cannot write /x/y: Permission denied``)."""
+        try:
+            return cls.create(directory, label=label, target=target, redact=redact)
+        except RecordingError as exc:
+            return cls.in_memory(f"{MEMORY_ONLY}: {exc}", label=label, target=target, redact=redact)
+
+    @classmethod
+    def in_memory(
+        cls, note: str, *, label: str = "session", target: str | None = None, redact: Redactor | None = None
+    ) -> Recording:
+        """A recording that lives in this process only (gone when closed); ``note`` becomes :attr:`storage_note`."""
+        recording = cls(":memory:", label=label, target=target, redact=redact)
+        recording.storage_note = note
+        return recording
 
     @classmethod
     def open(cls, path: Path | str, readonly: bool = True, *, use_fts: bool | None = None) -> Recording:

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Mapping
 from typing import Final
 
+from inspector.store.paths import storage_problems
 from inspector.store.profiles import ProfileStore
 
 __all__ = ["NO_DISPLAY_MESSAGE", "display_problem", "main", "new_event_loop", "parse_args", "share_the_gil", "warm_up"]
@@ -78,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(problem + "\n")
         return 1
 
+    for problem in storage_problems():  # unwritable config / data dirs: say once what is kept in memory only
+        sys.stderr.write(f"mcp-inspect: {problem}\n")
     store = ProfileStore()
     profile_id: str | None = None
     if args.profile:

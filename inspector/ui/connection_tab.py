@@ -55,6 +55,7 @@ STATE_TITLES: Final[dict[ConnectionState, str]] = {
     ConnectionState.CLOSED: "Disconnected",
 }
 STDERR_LINES_SHOWN: Final = 6
+STORAGE_NOTE_STYLE: Final = "#storageNote { background: #fff4ce; color: #3d3000; padding: 3px 6px; }"
 
 
 def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
@@ -100,6 +101,14 @@ class ConnectionTab(QWidget):
         self.stderr_label.setWordWrap(True)
         self.stderr_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.stderr_label.hide()
+        self.storage_label = QLabel()
+        """Shown while the session's recording is kept in memory only (the data dir cannot be written)."""
+        self.storage_label.setObjectName("storageNote")
+        self.storage_label.setStyleSheet(STORAGE_NOTE_STYLE)
+        self.storage_label.setWordWrap(True)
+        self.storage_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.storage_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.storage_label.hide()
 
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop the connection attempt")
@@ -128,6 +137,7 @@ class ConnectionTab(QWidget):
         header_layout.addLayout(title_row)
         header_layout.addWidget(self.detail_label)
         header_layout.addWidget(self.stderr_label)
+        header_layout.addWidget(self.storage_label)
 
         self.overview = OverviewPanel()
         self.log = LogPanel(controller.recording)
@@ -228,6 +238,17 @@ class ConnectionTab(QWidget):
         if recording is not None and self._attached is not recording:
             self._attached = recording
             self.log.set_recording(recording)
+        note = self.controller.storage_note
+        if note:
+            text = f"⚠ {note[0].upper()}{note[1:]}"
+            if self.storage_label.text() != text:
+                self.storage_label.setText(text)
+                self.storage_label.setToolTip(
+                    "This session's messages are not saved to disk; they are lost when the tab closes."
+                )
+            self.storage_label.show()
+        else:
+            self.storage_label.hide()
 
     def _on_messages(self) -> None:
         self._attach_recording()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -26,7 +27,8 @@ from inspector.protocol.diagnostics import Severity
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.session import Timeouts
 from inspector.protocol.wire import WireMessage
-from inspector.store.recording import Recording, RecordingError
+from inspector.store.paths import describe_os_error
+from inspector.store.recording import MEMORY_ONLY, Recording, RecordingError
 from inspector.transports.base import StderrLine, Transport, TransportClosed, TransportEvent
 
 __all__ = ["ConnectionController", "ConnectionSettings", "ConnectionState"]
@@ -84,7 +86,7 @@ class ConnectionController(QObject):
         self.connection: Connection | None = None
         self.recording: Recording | None = None
         self._recording_factory = recording_factory or (
-            lambda label, target: Recording.create(label=label, target=target)
+            lambda label, target: Recording.create_or_memory(label=label, target=target)
         )
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -114,8 +116,17 @@ class ConnectionController(QObject):
         self._set_state(ConnectionState.CONNECTING)
 
     def ensure_recording(self) -> Recording:
-        """The session's recording, created on first use (one per controller, kept across reconnects)."""
+        """The session's recording, created on first use (one per controller, kept across reconnects).
+
+        When no file can be made (the data dir cannot be written) the session records in memory and
+        ``storage_note`` says so; ``RecordingError`` only when not even that works.
+        """
         return self._new_recording()
+
+    @property
+    def storage_note(self) -> str | None:
+        """Why the session's recording is kept in memory only (None: it is a file, or there is none yet)."""
+        return self.recording.storage_note if self.recording is not None else None
 
     @property
     def busy(self) -> bool:
@@ -171,8 +182,15 @@ class ConnectionController(QObject):
 
     def _new_recording(self) -> Recording:
         if self.recording is None:
-            transport = self.settings.transport_factory()
-            self.recording = self._recording_factory(self.settings.label, transport.describe())
+            label, target = self.settings.label, self.settings.transport_factory().describe()
+            try:
+                self.recording = self._recording_factory(label, target)
+            except (OSError, RecordingError, sqlite3.Error) as exc:  # a factory that cannot write: keep it in memory
+                reason = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+                try:
+                    self.recording = Recording.in_memory(f"{MEMORY_ONLY}: {reason}", label=label, target=target)
+                except (RecordingError, sqlite3.Error) as again:
+                    raise RecordingError(f"the session cannot be recorded: {reason}; in memory: {again}") from exc
         return self.recording
 
     async def _run_connect(self) -> None:

@@ -29,8 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__
+from inspector.store.paths import storage_problems
 from inspector.store.profiles import Profile, ProfileStore
-from inspector.store.recording import Recording
+from inspector.store.recording import Recording, RecordingError
 from inspector.ui.connection_tab import ConnectionTab, WelcomePage, state_icon
 from inspector.ui.controller import ConnectionController, ConnectionState
 from inspector.ui.import_dialog import ImportDialog
@@ -55,11 +56,11 @@ BANNER_STYLE = "#banner { background: #fff4ce; border-bottom: 1px solid #e0c36a;
 
 
 def _recorder_for(profile: Profile) -> RecordingFactory:
-    """Recordings in the data dir, with the profile's secret values masked."""
+    """Recordings in the data dir (in memory when it cannot be written), with the profile's secret values masked."""
     redact = secret_redactor(profile)
 
     def create(label: str, target: str) -> Recording:
-        return Recording.create(label=label, target=target, redact=redact)
+        return Recording.create_or_memory(label=label, target=target, redact=redact)
 
     return create
 
@@ -110,6 +111,7 @@ class MainWindow(QMainWindow):
         self._closing: set[asyncio.Task[None]] = set()
         self._dialogs: list[QWidget] = []
         self.last_error: str | None = None
+        self.settings_problem: str | None = None
         self.setWindowTitle("MCP Inspector")
 
         self.banner = Banner()
@@ -211,7 +213,8 @@ class MainWindow(QMainWindow):
         tab.stateChanged.connect(lambda _state: self._on_tab_state(tab))
 
     def _show_notices(self) -> None:
-        messages = list(self.store.load_warnings)
+        messages = [f"{m[0].upper()}{m[1:]}." for m in storage_problems()]  # unwritable config / data dirs
+        messages += self.store.load_warnings
         notice = self.store.secrets.message
         if notice:
             messages.append(notice)
@@ -236,10 +239,26 @@ class MainWindow(QMainWindow):
         return widget if isinstance(widget, ConnectionTab) else None
 
     def connect_profile(self, profile_id: str) -> ConnectionTab | None:
-        """Open (or focus) the profile's tab and connect it."""
+        """Open (or focus) the profile's tab and connect it.
+
+        When the connection cannot even start (its recording cannot be made, not even in memory), a tab
+        opened for it is closed again and the reason shown; a recording kept in memory only is said in the
+        tab and the status bar.
+        """
+        existed = self.tab_for(profile_id) is not None
         tab = self.open_tab(profile_id)
-        if tab is not None:
+        if tab is None:
+            return None
+        try:
             tab.connect_server()
+        except (RecordingError, OSError) as exc:
+            if not existed:
+                self._discard_tab(tab)
+            self.show_error(f"Could not connect {tab.title}: {exc}")
+            return None
+        note = tab.controller.storage_note
+        if note:
+            self.statusBar().showMessage(f"{tab.title}: {note}", 10000)
         return tab
 
     def connect_demo(self) -> ConnectionTab | None:
@@ -296,7 +315,13 @@ class MainWindow(QMainWindow):
         if not isinstance(widget, ConnectionTab):
             return
         widget.save_layout(self.settings)
-        self.tabs.removeTab(index)
+        self._discard_tab(widget)
+
+    def _discard_tab(self, widget: ConnectionTab) -> None:
+        """Remove the tab and close its connection and recording in the background."""
+        index = self.tabs.indexOf(widget)
+        if index >= 0:
+            self.tabs.removeTab(index)
         if self.tabs.count() == 0:
             self.stack.setCurrentWidget(self.welcome)
         task = asyncio.get_event_loop().create_task(self._dispose(widget))
@@ -406,7 +431,7 @@ class MainWindow(QMainWindow):
         s.open_tabs = [t.profile_id for t in self.connection_tabs()]
         s.current_tab = self.tabs.currentIndex()
         s.last_profile = self.profiles.selected_id()
-        s.sync()
+        self.settings_problem = s.sync()  # (unwritable config dir: said at start-up; the state is just not kept)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()

@@ -11,6 +11,7 @@ OAuth client secret) whose value is in the keyring is not loaded into the editor
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -76,6 +77,8 @@ class ProfileDialog(QDialog):
     def __init__(self, profile: Profile | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.editing = profile is not None
+        self.save_hook: Callable[[], str | None] | None = None
+        """Called on Save once the fields are valid: None when saved, else why not (the dialog stays open)."""
         self._base = profile.copy() if profile is not None else Profile(name="")
         self.setWindowTitle("Edit profile" if self.editing else "New profile")
         self.setModal(True)
@@ -470,6 +473,9 @@ class ProfileDialog(QDialog):
 
     def accept(self) -> None:
         problems = self.problems()
+        if not problems and self.save_hook is not None:
+            failure = self.save_hook()  # e.g. the config dir cannot be written: stay open, nothing typed is lost
+            problems = [failure] if failure else []
         if problems:
             self.error_label.setText(" ".join(problems))
             self.error_label.show()

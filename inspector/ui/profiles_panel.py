@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.store.export import write_export
+from inspector.store.paths import describe_os_error
 from inspector.store.profiles import Profile, ProfileStore
 from inspector.ui.profile_dialog import ProfileDialog
 from inspector.ui.profile_views import PROFILE_ID_ROLE, ProfileDelegate, ProfileListModel
@@ -203,20 +204,23 @@ class ProfilesPanel(QWidget):
     def _open_dialog(self, profile: Profile | None) -> ProfileDialog:
         dialog = ProfileDialog(profile, parent=self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self._save_from(dialog))
+        dialog.save_hook = lambda: self._save_from(dialog)
         self.dialog = dialog
         dialog.open()
         return dialog
 
-    def _save_from(self, dialog: ProfileDialog) -> None:
+    def _save_from(self, dialog: ProfileDialog) -> str | None:
+        """Save the dialog's profile; on failure the reason (the dialog stays open with what was typed)."""
         profile = dialog.profile()
         try:
             saved = self.model.update(profile) if dialog.editing else self.model.create(profile)
         except OSError as exc:
-            self.errorOccurred.emit(f"The profile could not be saved: {exc.strerror or exc}")
-            return
+            message = f"The profile could not be saved: {describe_os_error(exc)}"
+            self.statusMessage.emit(message)
+            return message
         self.select(saved.id)
         self.profileSaved.emit(saved.id)
+        return None
 
     def duplicate_selected(self) -> Profile | None:
         profile_id = self.selected_id()
@@ -225,7 +229,7 @@ class ProfilesPanel(QWidget):
         try:
             clone = self.model.duplicate(profile_id)
         except OSError as exc:
-            self.errorOccurred.emit(f"The profile could not be duplicated: {exc.strerror or exc}")
+            self.errorOccurred.emit(f"The profile could not be duplicated: {describe_os_error(exc)}")
             return None
         self.select(clone.id)
         return clone
@@ -255,7 +259,7 @@ class ProfilesPanel(QWidget):
         try:
             self.model.delete(profile_id)
         except OSError as exc:
-            self.errorOccurred.emit(f"The profile could not be deleted: {exc.strerror or exc}")
+            self.errorOccurred.emit(f"The profile could not be deleted: {describe_os_error(exc)}")
             return
         if self.model.rowCount():
             self.view.setCurrentIndex(self.model.index(min(row, self.model.rowCount() - 1), 0))
@@ -268,7 +272,7 @@ class ProfilesPanel(QWidget):
         try:
             self.model.move_by(profile_id, delta)
         except OSError as exc:
-            self.errorOccurred.emit(f"The new order could not be saved: {exc.strerror or exc}")
+            self.errorOccurred.emit(f"The new order could not be saved: {describe_os_error(exc)}")
         self.select(profile_id)
         self._update_buttons()
 
@@ -284,7 +288,7 @@ class ProfilesPanel(QWidget):
             try:
                 added.append(self.model.create(profile))
             except OSError as exc:
-                self.errorOccurred.emit(f'"{profile.name}" could not be saved: {exc.strerror or exc}')
+                self.errorOccurred.emit(f'"{profile.name}" could not be saved: {describe_os_error(exc)}')
                 break
         if added:
             self.select(added[0].id)
@@ -311,7 +315,7 @@ class ProfilesPanel(QWidget):
         try:
             write_export(Path(path), profiles)
         except OSError as exc:
-            self.errorOccurred.emit(f"The export could not be written: {exc.strerror or exc}")
+            self.errorOccurred.emit(f"The export could not be written: {describe_os_error(exc)}")
             return False
         n = len(profiles)
         self.statusMessage.emit(f"Exported {n} profile{'s' if n != 1 else ''} to {path} (secrets left out)")

@@ -110,6 +110,9 @@ class UiSettings:
         else:
             self._qs.remove("profiles/last")
 
-    def sync(self) -> None:
-        """Write to disk now."""
+    def sync(self) -> str | None:
+        """Write to disk now; why that failed (the config dir cannot be written...), or None."""
         self._qs.sync()
+        if self._qs.status() is QSettings.Status.AccessError:
+            return f"the window state could not be saved to {self.path}"
+        return None

@@ -65,6 +65,10 @@ class HistoryPane(QWidget):
         self.empty_label = QLabel("No calls yet. Every Run is remembered here, per server and tool.", self)
         self.empty_label.setStyleSheet(f"color: {tones(self).muted};")
         self.empty_label.setWordWrap(True)
+        self.save_note = QLabel(self)
+        """Why the history could not be written to disk (it is kept for the session)."""
+        self.save_note.setWordWrap(True)
+        self.save_note.hide()
         self.recall_button = QPushButton("Recall", self)
         self.recall_button.setToolTip("Fill the form with the selected arguments")
         self.rerun_button = QPushButton("Re-run", self)
@@ -80,6 +84,7 @@ class HistoryPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 8, 12, 8)
         layout.addWidget(self.empty_label)
+        layout.addWidget(self.save_note)
         layout.addWidget(self.view, 1)
         layout.addLayout(buttons)
         self.recall_button.clicked.connect(lambda: self._emit(self.recallRequested))
@@ -95,6 +100,10 @@ class HistoryPane(QWidget):
         if self.model.rowCount():
             self.view.setCurrentIndex(self.model.index(0, 0))
         self.empty_label.setVisible(self.model.rowCount() == 0)
+        problem = self.history.save_error
+        if problem:
+            self.save_note.setText(f"⚠ {problem[0].upper()}{problem[1:]}")
+        self.save_note.setVisible(bool(problem))
         self._update_buttons()
 
     def selected(self) -> HistoryEntry | None:

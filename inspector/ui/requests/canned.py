@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QLabel, QToolButton, QWidget
 
 from inspector.store.canned_replies import CannedReplies, CannedReply
+from inspector.store.paths import describe_os_error
 
 __all__ = ["CannedPicker"]
 
@@ -41,12 +42,17 @@ class CannedPicker(QWidget):
         self.delete_button.setText("Delete")
         self.delete_button.setToolTip("Delete the selected canned reply")
         self.name_dialog: QInputDialog | None = None
+        self.note_label = QLabel(self)
+        """Why a change could not be saved to disk (it is kept for this session)."""
+        self.note_label.setWordWrap(True)
+        self.note_label.hide()
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addWidget(self.combo, 1)
         layout.addWidget(self.save_button)
         layout.addWidget(self.delete_button)
+        layout.addWidget(self.note_label, 1)
         self.refresh()
         self.combo.activated.connect(self._on_activated)
         self.save_button.clicked.connect(self.ask_name)
@@ -105,12 +111,23 @@ class CannedPicker(QWidget):
         reply = self._draft(name)
         if reply is None:
             return None
-        self.store.put(reply)
+        try:
+            self.store.put(reply)
+        except OSError as exc:
+            self._not_saved(exc)
         self.refresh(select=name)
         return reply
 
     def delete_selected(self) -> None:
         reply = self.selected()
         if reply is not None:
-            self.store.remove(reply.name)
+            try:
+                self.store.remove(reply.name)
+            except OSError as exc:
+                self._not_saved(exc)
             self.refresh()
+
+    def _not_saved(self, exc: OSError) -> None:
+        self.note_label.setText(f"⚠ Kept for this session only: {describe_os_error(exc)}")
+        self.note_label.setToolTip(self.note_label.text())
+        self.note_label.show()
