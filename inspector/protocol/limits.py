@@ -30,9 +30,9 @@ __all__ = [
     "DEFAULT_LIMITS",
     "GiB",
     "KiB",
-    "MiB",
     "LimitExceeded",
     "Limits",
+    "MiB",
     "format_size",
     "limit_docs",
     "parse_size",
@@ -118,7 +118,9 @@ class Limits:
     reconnect_cap_ms: int = 30_000
     """Longest wait between two attempts (the backoff doubles up to here, with jitter)."""
     reconnects_per_request: int = 5
-    """Attempts to resume one request's response stream (or the listening stream, in a row) before giving up."""
+    """Attempts in a row to resume one request's response stream, or to re-open the listening stream, without a
+    JSON-RPC message coming through, before giving up (a stream that delivered a message starts the count
+    again; ``reconnects_per_minute`` still bounds the whole)."""
     reconnects_per_minute: int = 30
     """Attempts to resume or re-open streams per connection in any 60 seconds."""
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,4 +222,12 @@ class Transport(abc.ABC):
 
         Called synchronously by the connection as soon as the initialize result is accepted, before
         ``notifications/initialized`` is sent, and again after each re-initialization. Default: nothing.
+        """
+
+    def abandon(self, request_ids: Collection[MessageId]) -> None:  # noqa: B027 - an optional hook
+        """The requests ``request_ids`` ended without an answer (timed out, or cancelled by the client).
+
+        Called synchronously by the connection once it failed them. A transport stops whatever it still does
+        for them only (an HTTP transport stops resuming their response streams and cancels its waits) and
+        emits nothing more about them. Default: nothing.
         """

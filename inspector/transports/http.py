@@ -8,7 +8,10 @@ notifications and responses are awaited (the server answers them with 202 at onc
 * JSON: one ``FrameReceived``;
 * an SSE stream: one ``FrameReceived`` per ``message`` event, until the answer to the request arrived;
   if the stream ends before that, it is resumed with ``GET`` + ``Last-Event-ID`` after the server's
-  ``retry`` time (bounded attempts, backing off); without an event id to resume from, the request fails;
+  ``retry`` time (never below ``reconnect_floor_ms``, backing off with jitter, within the reconnection
+  budget of ``limits``, see :mod:`inspector.transports.reconnect`; one ``SendFailed`` names the budget
+  spent); without an event id to resume from, the request fails; ``abandon`` (the request timed out or was
+  cancelled) stops it;
 * 202 for a notification or response; an error status, an HTML page or other content: ``SendFailed`` with
   one clear line (``HttpAuthError`` inside for 401/403).
 
@@ -30,11 +33,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from collections.abc import Collection, Mapping
 from typing import Final
 
 import httpx2
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import (
     EventSink,
     FrameReceived,
@@ -46,16 +51,41 @@ from inspector.transports.base import (
     TransportNote,
 )
 from inspector.transports.http_base import HttpTransportBase, NoAnswer, StreamEnd
-from inspector.transports.http_common import is_html, mask_url, request_error_message, status_error
+from inspector.transports.http_common import is_html, limit_breach, mask_url, request_error_message, status_error
 from inspector.transports.jsonpeek import Peek, peek
+from inspector.transports.reconnect import WINDOW_SECONDS, ReconnectWindow, backoff_delay
 from inspector.transports.sse_parser import SseEvent
 
 __all__ = ["StreamableHttpTransport"]
 
 _ACCEPT_BOTH: Final = "application/json, text/event-stream"
 _FALLBACK_STATUSES: Final = frozenset({400, 404, 405})
-_MAX_DELAY: Final = 30.0
 _DELETE_TIMEOUT: Final = 5.0
+_HEADER_VALUE_MAX: Final = 8192
+"""The longest session id or event id sent back as a header: servers commonly refuse longer header lines."""
+
+
+def _unsendable(value: str, *, utf8: bool = False) -> str | None:
+    """Why ``value`` (from the server) cannot be sent back as an HTTP header value as it is, or None.
+
+    Refused: control characters (tab apart), DEL, and more than ``_HEADER_VALUE_MAX`` characters; non-ASCII
+    too unless ``utf8`` (then it goes as its UTF-8 bytes)."""
+    if len(value) > _HEADER_VALUE_MAX:
+        return f"it is {len(value)} characters long (more than {_HEADER_VALUE_MAX})"
+    for at, ch in enumerate(value):
+        code = ord(ch)
+        if (code < 0x20 and ch != "\t") or code == 0x7F or 0x80 <= code <= 0x9F:
+            return f"it holds the control character U+{code:04X} at position {at}"
+        if code > 0x7E and not utf8:
+            return f"it holds the non-ASCII character U+{code:04X} at position {at}"
+        if 0xD800 <= code <= 0xDFFF:
+            return f"it holds the lone surrogate U+{code:04X} at position {at}"
+    return None
+
+
+def _shown(value: str) -> str:
+    """A server's value in a message: quoted, escaped to ASCII, cut."""
+    return ascii(value if len(value) <= 60 else value[:60] + "...")
 
 
 class StreamableHttpTransport(HttpTransportBase):
@@ -72,14 +102,17 @@ class StreamableHttpTransport(HttpTransportBase):
         secret_headers: Collection[str] = (),
         read_timeout: float | None = 300.0,
         sse_fallback: bool = False,
-        max_reconnects: int = 5,
+        max_reconnects: int | None = None,
         default_retry: float = 1.0,
         endpoint_timeout: float = 10.0,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         """``timeout``: connecting, and short exchanges (notifications, DELETE); ``read_timeout``: the longest
-        silence on a response or stream; ``max_reconnects``: attempts to resume a broken stream in a row;
-        ``default_retry``: seconds before resuming when the server sent no ``retry``; ``endpoint_timeout``:
-        how long the legacy fallback waits for the ``endpoint`` event."""
+        silence on a response or stream; ``max_reconnects``: attempts to resume a stream without progress
+        (None: ``limits.reconnects_per_request``); ``default_retry``: seconds the backoff starts at when the
+        server sent no ``retry`` (never below ``limits.reconnect_floor_ms``); ``endpoint_timeout``: how long
+        the legacy fallback waits for the ``endpoint`` event; ``limits``: the bounds on what is read, and the
+        reconnection budget (see :mod:`inspector.transports.reconnect`)."""
         super().__init__(
             url,
             headers=headers,
@@ -88,10 +121,22 @@ class StreamableHttpTransport(HttpTransportBase):
             timeout=timeout,
             secret_headers=secret_headers,
             read_timeout=read_timeout,
+            limits=limits,
         )
         self._sse_fallback = sse_fallback
-        self._max_reconnects = max(0, max_reconnects)
+        if max_reconnects is None:
+            self._max_reconnects = max(0, limits.reconnects_per_request)
+            self._max_reconnects_shown = limits.show("reconnects_per_request")
+        else:
+            self._max_reconnects = max(0, max_reconnects)
+            self._max_reconnects_shown = f"max_reconnects = {self._max_reconnects}"
         self._default_retry = max(0.0, default_retry)
+        self._window = ReconnectWindow(limits.reconnects_per_minute)
+        """Reconnections of every stream of this transport in the last minute."""
+        self._awaiting: dict[asyncio.Task[None], set[MessageId]] = {}
+        """Tasks following a POST's response stream -> the request ids still waiting for their answers."""
+        self._abandoned: set[asyncio.Task[None]] = set()
+        """Of those, the tasks cancelled because every request they waited for ended (``abandon``)."""
         self._endpoint_timeout = endpoint_timeout
         self._session_id: str | None = None
         self._protocol_version: str | None = None
@@ -134,6 +179,23 @@ class StreamableHttpTransport(HttpTransportBase):
             return
         self._protocol_version = protocol_version
         self._want_listen = True
+
+    def abandon(self, request_ids: Collection[MessageId]) -> None:
+        """Stop following the response streams of these requests (they timed out or were cancelled): a wait
+        to resume one, a resumption under way or the stream itself is cancelled once every request it waited
+        for ended; nothing more is emitted about them."""
+        if self._delegate is not None:
+            self._delegate.abandon(request_ids)
+            return
+        ended = set(request_ids)
+        if not ended:
+            return
+        for task, awaiting in list(self._awaiting.items()):
+            if awaiting & ended:
+                awaiting -= ended
+                if not awaiting and not task.done():
+                    self._abandoned.add(task)
+                    task.cancel()
 
     async def start(self, sink: EventSink) -> None:
         if self._sink is not None:
@@ -201,7 +263,12 @@ class StreamableHttpTransport(HttpTransportBase):
                 self._fail(info, exc.message, exc.error)
                 return
             if sid is None and response.is_success:
-                self._adopt_session(response)
+                refused = self._adopt_session(response)
+                if refused is not None:  # the session could not go on: this request fails, saying why
+                    await self._read_head(response)
+                    self._answered(response, started, note=refused, carried=info.ids)
+                    self._fail(info, refused)
+                    return
             if probing:
                 if response.status_code in _FALLBACK_STATUSES:
                     body = await self._read_head(response)
@@ -216,7 +283,14 @@ class StreamableHttpTransport(HttpTransportBase):
         try:
             await self._answer(response, started, frame, info, sid)
         except httpx2.HTTPError as exc:  # the body broke off (a stream's breaks are handled where it is read)
-            self._fail(info, f"reading the answer failed: {request_error_message(exc, self._url)}")
+            breach = limit_breach(exc)
+            if breach is None:
+                self._fail(info, f"reading the answer failed: {request_error_message(exc, self._url)}")
+            else:  # the answer broke a limit while it was read: it ends here, with the limit's line
+                self._answered(response, started, note=str(breach), carried=info.ids)
+                broke = TransportError(str(breach))
+                broke.__cause__ = breach
+                self._fail(info, str(breach), broke)
         finally:
             await response.aclose()
 
@@ -254,7 +328,7 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._follow(sid, set(info.request_ids), response, started)
             return
         if media == "application/json" or media.endswith("+json"):
-            body = await response.aread()
+            body = await self._read_body(response)
             answer = peek(body)
             note = "" if info.request_ids else f"expected 202 Accepted for a {info.kind}, got {status} with a body"
             self._answered(response, started, note=note, carried=info.ids + answer.ids)
@@ -270,16 +344,31 @@ class StreamableHttpTransport(HttpTransportBase):
         if info.request_ids or is_html(media, body):
             self._fail(info, str(error), error)
 
-    def _adopt_session(self, response: httpx2.Response) -> None:
+    def _adopt_session(self, response: httpx2.Response) -> str | None:
         """The first answer that went through: its session id (if any) is the session's, and a redirect to
-        another URL on the same origin becomes the endpoint."""
+        another URL on the same origin becomes the endpoint.
+
+        A session id that cannot be sent back as it came (a control or non-ASCII character, more than
+        ``_HEADER_VALUE_MAX`` characters) is refused: the line returned says why, and the request it answered
+        fails with it (the session cannot go on without its id; the spec allows visible ASCII only). One
+        that can (a space inside) is used, with a note."""
         sid = response.headers.get("mcp-session-id")
-        if sid is not None and not (sid and all(0x21 <= ord(ch) <= 0x7E for ch in sid)):
-            self._emit(TransportNote(f"the session id {sid!r} has characters outside visible ASCII (used anyway)"))
+        if sid is not None:
+            problem = _unsendable(sid)
+            if problem is not None:
+                return (
+                    f"the server's session id {_shown(sid)} cannot be sent back: {problem} "
+                    "(an Mcp-Session-Id must be visible ASCII, 0x21-0x7E)"
+                )
+            if not (sid and all(0x21 <= ord(ch) <= 0x7E for ch in sid)):
+                self._emit(
+                    TransportNote(f"the session id {_shown(sid)} has characters outside visible ASCII (used anyway)")
+                )
         self._session_id = sid or None
         if response.request.url != self._url:
             self._emit(TransportNote(f"the endpoint redirected; using {mask_url(response.request.url)} from now on"))
             self._url = response.request.url
+        return None
 
     def _posted(self) -> None:
         """A POST went through: once the handshake settled, open the stream for server-initiated messages."""
@@ -297,20 +386,34 @@ class StreamableHttpTransport(HttpTransportBase):
     ) -> None:
         """Read a stream, and resume it (GET + Last-Event-ID) while it breaks early. ``awaiting``: the request
         ids whose answers end a POST's stream (None: the GET stream for server-initiated messages, followed
-        until the transport closes or the session ends)."""
+        until the transport closes or the session ends).
+
+        Each reconnection waits (:meth:`_reconnect_delay`) and is counted against the budget: attempts since
+        this stream last delivered a JSON-RPC message (``reconnects_per_request``; an empty or priming event
+        is no progress) and attempts of the whole transport in the last minute (``reconnects_per_minute``).
+        When one is used up the stream is given up with one SendFailed (the awaited ids) or one TransportNote
+        (the listening stream). ``abandon`` ends the task quietly when every awaited request ended."""
         task = asyncio.current_task()
         assert task is not None
         self._streams[task] = sid
+        if awaiting is not None:
+            self._awaiting[task] = awaiting
         last_id: str | None = None
         retry: int | None = None
-        failures = 0
+        attempts = 0  # reconnections since the stream last delivered a JSON-RPC message
+        progressed = False
+        initial = response is None  # the listening stream's first GET is an opening, not a reconnection
         try:
             while True:
                 if response is not None:
-                    seen, answered = await self._read_stream(response, started, awaiting)
+                    seen, answered, messages = await self._read_stream(response, started, awaiting)
+                    if seen.breach is not None:
+                        return  # the stream broke a limit (already said); resuming would replay the same
                     last_id = seen.last_event_id or last_id
                     retry = seen.retry if seen.retry is not None else retry
-                    failures = 0 if seen.events else failures + 1
+                    if messages:
+                        attempts = 0
+                        progressed = True
                     if awaiting is not None:
                         awaiting -= answered
                         if not awaiting:
@@ -321,36 +424,85 @@ class StreamableHttpTransport(HttpTransportBase):
                             return
                 if self._closing or self._session_id != sid:
                     return  # the session is gone: the connection deals with what was still pending
-                if failures > self._max_reconnects:
-                    what = "the response stream" if awaiting is not None else "the stream for server messages"
-                    message = f"{what} kept breaking; gave up after {self._max_reconnects} attempts to resume it"
-                    if awaiting is not None:
-                        self._fail_ids(awaiting, message)
-                    else:
-                        self._emit(TransportNote(message))
-                    return
-                if response is not None or failures:
-                    base = retry / 1000 if retry is not None else self._default_retry
-                    await asyncio.sleep(min(base * 2 ** max(0, failures - 1), _MAX_DELAY))
+                if not initial:
+                    attempts += 1
+                    if attempts > self._max_reconnects:
+                        self._give_up(awaiting, self._per_stream_spent(attempts - 1, awaiting, progressed), retry)
+                        return
+                    await asyncio.sleep(self._reconnect_delay(attempts, retry))
+                    if self._closing or self._session_id != sid:
+                        return
+                    now = asyncio.get_running_loop().time()
+                    if not self._window.take(now):
+                        self._give_up(awaiting, self._per_minute_spent(self._window.used(now)), retry)
+                        return
+                initial = False
                 response, started, stop = await self._reopen(sid, last_id, awaiting)
                 if stop:
                     return
-                if response is None:
-                    failures += 1
+        except asyncio.CancelledError:
+            if task in self._abandoned and task.uncancel() == 0:
+                return  # every request it waited for ended (abandon); nothing more to say about them
+            raise
         finally:
             self._streams.pop(task, None)
+            self._awaiting.pop(task, None)
+            self._abandoned.discard(task)
             if self._listen_task is task:
                 self._listen_task = None
+
+    def _reconnect_delay(self, attempt: int, retry: int | None) -> float:
+        """Seconds to wait before reconnection ``attempt`` (1: the first since the last progress)."""
+        limits = self._limits
+        start = retry if retry is not None else self._default_retry * 1000
+        return backoff_delay(attempt, start, limits.reconnect_floor_ms, limits.reconnect_cap_ms, random.random())
+
+    def _per_stream_spent(self, attempts: int, awaiting: set[MessageId] | None, progressed: bool) -> str:
+        shown = self._max_reconnects_shown
+        if awaiting is None:
+            return (
+                f"gave up re-opening the stream for server-initiated messages: {attempts} attempts in a row"
+                f" without a message (limit {shown})"
+            )
+        in_a_row = " in a row without a message" if progressed else ""
+        return f"gave up resuming the response stream: {attempts} attempts for this request{in_a_row} (limit {shown})"
+
+    def _per_minute_spent(self, used: int) -> str:
+        return (
+            f"gave up reconnecting: {used} reconnections on this connection in the last {WINDOW_SECONDS:g} s"
+            f" (limit {self._limits.show('reconnects_per_minute')})"
+        )
+
+    def _give_up(self, awaiting: set[MessageId] | None, message: str, retry: int | None) -> None:
+        """The budget is spent: one line for the whole stream."""
+        if retry is not None:
+            message += f"; the server asked to retry after {retry} ms"
+        if awaiting is not None:
+            self._fail_ids(awaiting, message)
+        else:
+            self._emit(TransportNote(message))
 
     async def _reopen(
         self, sid: str | None, last_id: str | None, awaiting: set[MessageId] | None
     ) -> tuple[httpx2.Response | None, float, bool]:
         """GET the stream (again), with Last-Event-ID when there is one: (response, sent at, stop)."""
         headers = self._mcp_headers(sid, accept="text/event-stream")
+        sent: dict[str, str] | dict[bytes, bytes] = headers
         if last_id:
-            headers["Last-Event-ID"] = last_id
+            problem = _unsendable(last_id, utf8=True)
+            if problem is None and last_id.isascii():
+                headers["Last-Event-ID"] = last_id
+            elif problem is None:  # as its UTF-8 bytes, what a browser's EventSource sends
+                sent = {name.encode(): value.encode() for name, value in headers.items()}
+                sent[b"Last-Event-ID"] = last_id.encode("utf-8")
+            else:
+                why = f"the server's event id {_shown(last_id)} cannot be sent back as Last-Event-ID: {problem}"
+                if awaiting is not None:
+                    self._fail_ids(awaiting, f"cannot resume the response stream: {why}")
+                    return None, 0.0, True
+                self._emit(TransportNote(f"re-opening the stream for server-initiated messages from now: {why}"))
         try:
-            response, started = await self._request("GET", self._url, headers)
+            response, started = await self._request("GET", self._url, sent)
         except NoAnswer:
             return None, 0.0, False
         status = response.status_code
@@ -379,18 +531,23 @@ class StreamableHttpTransport(HttpTransportBase):
 
     async def _read_stream(
         self, response: httpx2.Response, started: float, awaiting: set[MessageId] | None
-    ) -> tuple[StreamEnd, set[MessageId]]:
-        """Hand the stream's messages on until the answers awaited arrived; which of them did."""
+    ) -> tuple[StreamEnd, set[MessageId], int]:
+        """Hand the stream's messages on until the answers awaited arrived; which of them did, and how many
+        JSON-RPC messages the stream delivered (what counts as progress for the reconnection budget)."""
         answered: set[MessageId] = set()
         carried: list[MessageId] = []
+        messages = 0
 
         def on_event(event: SseEvent) -> bool:
+            nonlocal messages
             if event.event != "message":
                 self._emit(TransportNote(f"ignored an SSE event of type {event.event!r}"))
             elif event.data:  # an empty one primes the stream: only its id matters
                 frame = event.data.encode("utf-8")
                 found = peek(frame)
                 carried.extend(found.ids)
+                if found.kind != "other":
+                    messages += 1
                 if found.kind == "response" and awaiting:
                     answered.update(i for i in found.ids if i in awaiting)
                 self._emit(FrameReceived(frame))
@@ -399,7 +556,18 @@ class StreamableHttpTransport(HttpTransportBase):
         end = await self._read_sse(
             response, started, on_event, carried=lambda: tuple(carried), done_note="stream done: the answer arrived"
         )
-        return end, answered
+        if end.breach is not None:  # the stream broke a limit: it ends with the limit's line; a POST's stream
+            # is not resumed (its ids fail, and count as done); the GET stream's end is for _follow to honour
+            if awaiting is not None:
+                unanswered = awaiting - answered
+                if unanswered:
+                    error = TransportError(str(end.breach))
+                    error.__cause__ = end.breach
+                    self._fail_ids(unanswered, str(end.breach), error)
+                    answered |= unanswered
+            else:
+                self._emit(TransportNote(f"the stream for server-initiated messages ended: {end.breach}"))
+        return end, answered, messages
 
     def _fail_ids(self, ids: Collection[MessageId], message: str, error: TransportError | None = None) -> None:
         self._emit(SendFailed(message, tuple(ids), error or TransportError(message)))
@@ -430,6 +598,7 @@ class StreamableHttpTransport(HttpTransportBase):
             timeout=self._timeout,
             secret_headers=self._secret,
             endpoint_timeout=self._endpoint_timeout,
+            limits=self._limits,
         )
         try:
             await legacy.start(self._emit)

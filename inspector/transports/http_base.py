@@ -4,6 +4,12 @@
 that stay on the endpoint's origin and keep the method (each hop recorded), and recording the responses of
 an ``auth`` flow; when no answer comes it records that and raises ``NoAnswer`` with one clear line.
 ``_read_sse`` reads an event stream to its end (or until told to stop) and records how it ended.
+
+Bounds (``limits``): the client bounds every response while it is read (headers, decoded size and ratio;
+see :mod:`inspector.transports.http_bounded`; our requests are marked MCP so their caps follow status and
+content type); ``_read_head`` reads at most ``error_body_bytes``, ``_read_body`` at most ``message_bytes``,
+and ``_read_sse`` bounds each event's data (``message_bytes``) and every other line (``sse_line_bytes``).
+A breach ends that body or stream; ``StreamEnd.breach`` / ``HttpLimitError.breach`` carry the ``LimitExceeded``.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import Any, Final
 
 import httpx2
 
+from inspector.protocol.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from inspector.transports.base import (
     EventSink,
     HttpExchange,
@@ -26,8 +33,10 @@ from inspector.transports.base import (
     TransportError,
     TransportEvent,
 )
+from inspector.transports.http_bounded import ENCODING_EXTENSION, HttpLimitError, mcp_extensions
 from inspector.transports.http_common import (
     HttpError,
+    limit_breach,
     make_client,
     mask_headers,
     mask_url,
@@ -54,6 +63,8 @@ class StreamEnd:
     retry: int | None
     error: str | None
     """Why it broke (None: the server ended it, or the reader stopped)."""
+    breach: LimitExceeded | None = None
+    """The limit the stream broke, which ended it (``error`` is then its one line); do not resume it."""
 
 
 class NoAnswer(Exception):
@@ -78,6 +89,7 @@ class HttpTransportBase(Transport):
         timeout: float = 30.0,
         secret_headers: Collection[str] = (),
         read_timeout: float | None = 300.0,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         try:
             parsed = httpx2.URL(url)
@@ -91,6 +103,7 @@ class HttpTransportBase(Transport):
         self._ca_bundle = ca_bundle
         self._timeout = timeout
         self._read_timeout = read_timeout
+        self._limits = limits
         self._secret = frozenset(name.lower() for name in secret_headers)
         self._client: httpx2.AsyncClient | None = None
         self._sink: EventSink | None = None
@@ -115,6 +128,7 @@ class HttpTransportBase(Transport):
                 ca_bundle=self._ca_bundle,
                 timeout=self._timeout,
                 read_timeout=self._read_timeout,
+                limits=self._limits,
             )
         return self._client
 
@@ -141,9 +155,18 @@ class HttpTransportBase(Transport):
         return task
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
+        """A task ended. One that raised (a bug, or something httpx2 raised that nobody expected) ends the
+        transport at once with one line, so that nothing waits for an answer it would have delivered."""
         self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            _log.error("HTTP transport task %s failed", task.get_name(), exc_info=task.exception())
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is None:
+            return
+        _log.debug("HTTP transport task %s failed", task.get_name(), exc_info=exc)
+        text = str(exc).strip()
+        detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+        self._emit(TransportClosed(f"internal error in the HTTP transport ({task.get_name()}): {detail}"))
 
     async def _cancel_tasks(self) -> None:
         current = asyncio.current_task()
@@ -167,13 +190,17 @@ class HttpTransportBase(Transport):
         retry: int | None = None,
     ) -> None:
         elapsed = asyncio.get_running_loop().time() - started
+        response_headers: list[tuple[str, str]] = response.headers.multi_items() if response is not None else []
+        encoding = response.extensions.get(ENCODING_EXTENSION) if response is not None else None
+        if isinstance(encoding, str):  # removed by the bounded client once it decoded the body itself
+            response_headers.append(("content-encoding", encoding))
         self._emit(
             HttpExchange(
                 method=method,
                 url=mask_url(url),
                 status=response.status_code if response is not None else None,
                 request_headers=mask_headers(request_headers, self._secret),
-                response_headers=mask_headers(response.headers.multi_items(), self._secret) if response else (),
+                response_headers=mask_headers(response_headers, self._secret),
                 elapsed=elapsed,
                 event_id=event_id or None,
                 retry=retry,
@@ -195,7 +222,7 @@ class HttpTransportBase(Transport):
         self,
         method: str,
         url: httpx2.URL,
-        headers: Mapping[str, str],
+        headers: Mapping[str, str] | Mapping[bytes, bytes],
         *,
         content: bytes | None = None,
         timeout: float | None = None,
@@ -214,7 +241,9 @@ class HttpTransportBase(Transport):
         loop = asyncio.get_running_loop()
         limit = httpx2.Timeout(timeout) if timeout is not None else httpx2.USE_CLIENT_DEFAULT
         for _ in range(_MAX_REDIRECTS + 1):
-            request = client.build_request(method, url, headers=headers, content=content, timeout=limit)
+            request = client.build_request(
+                method, url, headers=headers, content=content, timeout=limit, extensions=mcp_extensions()
+            )
             started = loop.time()
             try:
                 response = await client.send(request, stream=True)
@@ -243,24 +272,40 @@ class HttpTransportBase(Transport):
         """Where a redirect that may be followed leads, or None (not a redirect, or one not to follow)."""
         if not response.has_redirect_location:
             return None
-        location = response.request.url.join(response.headers["location"])
+        try:
+            location = response.request.url.join(response.headers["location"])
+        except (httpx2.InvalidURL, ValueError):  # (a control character): not followed, the 3xx is the answer
+            return None
         keeps_method = response.status_code in (307, 308) or response.request.method == "GET"
         if not keeps_method or not same_origin(response.request.url, location):
             return None
         return location
 
-    async def _read_head(self, response: httpx2.Response, limit: int = 65536) -> bytes:
-        """The first ``limit`` bytes of a body (for error messages), then the response is closed."""
+    async def _read_head(self, response: httpx2.Response, limit: int | None = None) -> bytes:
+        """The first ``limit`` bytes of a body (None: ``error_body_bytes``; for error messages), then the
+        response is closed; the rest is not read."""
+        limit = self._limits.error_body_bytes if limit is None else limit
         body = bytearray()
         try:
             async for chunk in response.aiter_bytes():
-                body += chunk
+                body += chunk[: limit - len(body)]
                 if len(body) >= limit:
                     break
         except Exception:  # whatever arrived is enough for a message
             pass
         finally:
             await response.aclose()
+        return bytes(body)
+
+    async def _read_body(self, response: httpx2.Response, what: str = "a JSON answer") -> bytes:
+        """The whole body of a message answer, at most ``message_bytes``; more raises ``HttpLimitError``
+        (as do the client's own bounds). The caller closes the response."""
+        limit = self._limits.message_bytes
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            if len(body) + len(chunk) > limit:
+                raise HttpLimitError(self._limits.exceeded("message_bytes", what, None), request=response.request)
+            body += chunk
         return bytes(body)
 
     async def _read_sse(
@@ -271,12 +316,17 @@ class HttpTransportBase(Transport):
         *,
         carried: Callable[[], tuple[MessageId, ...]] = tuple,
         done_note: str = "",
+        parser: SseParser | None = None,
     ) -> StreamEnd:
         """Feed the stream's events to ``on_event`` (True: stop reading) and close it. The stream's end is
         recorded as an HttpExchange (last event id, retry, ``carried()`` ids, and how it ended); when the
-        reader is cancelled nothing is recorded."""
-        parser = SseParser()
+        reader is cancelled nothing is recorded. ``parser``: one built (and bounded) by the caller; by
+        default one bounded by ``limits``. A breach of a limit ends the stream: ``StreamEnd.breach``, and
+        ``error`` is its one line."""
+        if parser is None:
+            parser = SseParser(limits=self._limits)
         error: str | None = None
+        breach: LimitExceeded | None = None
         stopped = False
         try:
             async for chunk in response.aiter_bytes():
@@ -284,10 +334,18 @@ class HttpTransportBase(Transport):
                     stopped = on_event(event) or stopped
                 if stopped:
                     break
+                if parser.breach is not None:
+                    breach = parser.breach
+                    error = str(breach)
+                    break
                 if (gate := self._read_gate()) is not None:
                     await gate
         except httpx2.HTTPError as exc:
-            error = f"stream broke: {request_error_message(exc, response.request.url)}"
+            breach = limit_breach(exc)
+            if breach is not None:
+                error = str(breach)
+            else:
+                error = f"stream broke: {request_error_message(exc, response.request.url)}"
         except SseError as exc:
             error = f"stream unreadable: {exc}"
         finally:
@@ -302,4 +360,4 @@ class HttpTransportBase(Transport):
             request.method, request.url, request.headers.multi_items(), response, started, note=note,
             carried=carried(), event_id=parser.last_event_id, retry=parser.retry,
         )  # fmt: skip
-        return StreamEnd(parser.events, parser.last_event_id, parser.retry, error)
+        return StreamEnd(parser.events, parser.last_event_id, parser.retry, error, breach)

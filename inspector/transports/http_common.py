@@ -8,6 +8,10 @@ Masking: ``Authorization``, ``Proxy-Authorization``, ``Cookie`` and ``Set-Cookie
 so is every header the profile marks secret; a password in a URL is masked too. Masking happens before an
 ``HttpExchange`` event exists, so no consumer ever sees a secret value.
 
+Bounds: every response read through a client from :func:`make_client` is bounded while it is read (headers,
+decoded body, compression ratio; see :mod:`inspector.transports.http_bounded`), the requests of an auth flow
+included.
+
 Errors: :func:`request_error_message` turns an httpx2 exception into one line ("cannot connect to
 http://127.0.0.1:9/mcp: connection refused"); :func:`status_error` does the same for an answer that is
 not what an MCP endpoint sends (an HTML page, a 5xx, a 401/403 as :class:`HttpAuthError`).
@@ -26,7 +30,9 @@ from typing import Final
 
 import httpx2
 
+from inspector.protocol.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from inspector.transports.base import MASK, TransportError
+from inspector.transports.http_bounded import BoundedTransport, HttpLimitError
 
 __all__ = [
     "ALWAYS_SECRET",
@@ -34,6 +40,7 @@ __all__ = [
     "HttpError",
     "body_summary",
     "is_html",
+    "limit_breach",
     "make_client",
     "mask_headers",
     "mask_url",
@@ -97,16 +104,38 @@ def make_client(
     ca_bundle: str | None = None,
     timeout: float = 30.0,
     read_timeout: float | None = 300.0,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> httpx2.AsyncClient:
     """An AsyncClient for one transport. Redirects are not followed here (the transports follow those that
-    stay on the endpoint's origin themselves); ``read_timeout`` is the longest silence on a response."""
-    return httpx2.AsyncClient(
+    stay on the endpoint's origin themselves); ``read_timeout`` is the longest silence on a response.
+
+    Every transport of the client (the direct one and those for proxies from the environment) is wrapped
+    in a :class:`BoundedTransport` with ``limits``, so every response it reads is bounded, whoever sends the
+    request (an ``auth`` flow too)."""
+    client = httpx2.AsyncClient(
         headers=headers,
         auth=auth,
         verify=ssl_context(ca_bundle),
         timeout=httpx2.Timeout(timeout, read=read_timeout),
         follow_redirects=False,
     )
+    # httpx2 builds the transports (the proxies from the environment, NO_PROXY) itself; wrap each of them.
+    client._transport = BoundedTransport(client._transport, limits)
+    client._mounts = {
+        pattern: None if transport is None else BoundedTransport(transport, limits)
+        for pattern, transport in client._mounts.items()
+    }
+    return client
+
+
+def limit_breach(exc: BaseException) -> LimitExceeded | None:
+    """The limit an exception (or one of its causes) reports as broken, or None."""
+    for cause in _causes(exc):
+        if isinstance(cause, HttpLimitError):
+            return cause.breach
+        if isinstance(cause, LimitExceeded):
+            return cause
+    return None
 
 
 def same_origin(a: httpx2.URL, b: httpx2.URL) -> bool:
@@ -148,6 +177,9 @@ def _causes(exc: BaseException) -> Iterable[BaseException]:
 
 def request_error_message(exc: Exception, url: str | httpx2.URL) -> str:
     """One line for a request that got no HTTP answer (connection refused, DNS, TLS, timeouts)."""
+    breach = limit_breach(exc)
+    if breach is not None:
+        return str(breach)
     where = mask_url(url)
     host = httpx2.URL(url).host if isinstance(url, str) else url.host
     for cause in _causes(exc):
@@ -168,6 +200,8 @@ def request_error_message(exc: Exception, url: str | httpx2.URL) -> str:
         return f"cannot connect to {where}: {exc or type(exc).__name__}"
     if isinstance(exc, httpx2.RemoteProtocolError):
         return f"the connection to {where} broke: {exc or 'the server closed it'}"
+    if isinstance(exc, httpx2.DecodingError):
+        return f"the answer from {where} cannot be decoded: {exc or type(exc).__name__}"
     return f"HTTP request to {where} failed: {exc or type(exc).__name__}"
 
 

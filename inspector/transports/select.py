@@ -17,6 +17,7 @@ from typing import Literal, get_args
 
 import httpx2
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import Transport
 from inspector.transports.http import StreamableHttpTransport
 from inspector.transports.sse import LegacySseTransport
@@ -73,11 +74,13 @@ def transport_for_target(
     secret_headers: Collection[str] = (),
     env: Mapping[str, str] | None = None,
     cwd: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Transport:
     """A transport for ``target``: a URL, a command line string, or ``[command, *args]``.
 
     HTTP options (headers, auth, ca_bundle, timeout, secret_headers) apply to URLs, ``env`` and ``cwd`` to
-    commands. Raises ValueError for an empty target or a ``transport`` that does not fit it.
+    commands, ``limits`` to every transport.
+    Raises ValueError for an empty target or a ``transport`` that does not fit it.
     """
     parts = shlex.split(target) if isinstance(target, str) and not is_url(target) else target
     if not parts:
@@ -85,11 +88,17 @@ def transport_for_target(
     name = transport_name_for(parts, transport)
     if name == "stdio":
         command, *args = [parts] if isinstance(parts, str) else list(parts)
-        return StdioTransport(command, args, env=env, cwd=cwd)
+        return StdioTransport(command, args, env=env, cwd=cwd, limits=limits)
     url = (parts if isinstance(parts, str) else parts[0]).strip()
     if name == "sse":
         return LegacySseTransport(
-            url, headers=headers, auth=auth, ca_bundle=ca_bundle, timeout=timeout, secret_headers=secret_headers
+            url,
+            headers=headers,
+            auth=auth,
+            ca_bundle=ca_bundle,
+            timeout=timeout,
+            secret_headers=secret_headers,
+            limits=limits,
         )
     return StreamableHttpTransport(
         url,
@@ -99,4 +108,5 @@ def transport_for_target(
         timeout=timeout,
         secret_headers=secret_headers,
         sse_fallback=transport is None,
+        limits=limits,
     )

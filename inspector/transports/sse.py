@@ -9,6 +9,11 @@ messages reach the server in order; an error status becomes ``SendFailed``).
 
 The GET stream *is* the session: when it ends, the transport is gone (``TransportClosed``, unexpected);
 the 2024-11-05 transport defines no way to resume it. ``close`` cancels the stream (there is no DELETE).
+
+Bounds (``limits``): until the endpoint is known, an event's data is bounded by ``sse_line_bytes`` (the
+``endpoint`` event is one short URL), afterwards by ``message_bytes``; every other line by
+``sse_line_bytes``. A breach ends the stream, and so the transport: ``start`` fails with the limit's line,
+or, once started, ``TransportClosed`` says it.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Final
 
 import httpx2
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import (
     EventSink,
     FrameReceived,
@@ -30,7 +36,7 @@ from inspector.transports.base import (
 from inspector.transports.http_base import HttpTransportBase, NoAnswer
 from inspector.transports.http_common import mask_url, same_origin, status_error
 from inspector.transports.jsonpeek import peek
-from inspector.transports.sse_parser import SseEvent
+from inspector.transports.sse_parser import SseEvent, SseParser
 
 __all__ = ["LegacySseTransport"]
 
@@ -51,8 +57,10 @@ class LegacySseTransport(HttpTransportBase):
         secret_headers: Collection[str] = (),
         read_timeout: float | None = None,
         endpoint_timeout: float = 10.0,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
-        """``read_timeout`` defaults to None here: the event stream may rightly stay silent for hours."""
+        """``read_timeout`` defaults to None here: the event stream may rightly stay silent for hours;
+        ``limits``: the bounds on what is read (see the module docs)."""
         super().__init__(
             url,
             headers=headers,
@@ -61,6 +69,7 @@ class LegacySseTransport(HttpTransportBase):
             timeout=timeout,
             secret_headers=secret_headers,
             read_timeout=read_timeout,
+            limits=limits,
         )
         self._endpoint_timeout = endpoint_timeout
         self._endpoint: httpx2.URL | None = None
@@ -170,10 +179,14 @@ class LegacySseTransport(HttpTransportBase):
             self._started(error)
             return
         self._answered(response, started, note="event stream opened")
+        parser = SseParser(limits=self._limits)
+        parser.bound_data("sse_line_bytes", "the endpoint event")
 
         def on_event(event: SseEvent) -> bool:
             if event.event == "endpoint":
                 self._on_endpoint(event.data)
+                if self._endpoint_found is not None and self._endpoint_found.done():
+                    parser.bound_data("message_bytes", "an SSE event's data")
             elif event.event == "message":
                 if event.data:
                     self._emit(FrameReceived(event.data.encode("utf-8")))
@@ -181,8 +194,13 @@ class LegacySseTransport(HttpTransportBase):
                 self._emit(TransportNote(f"ignored an SSE event of type {event.event!r}"))
             return False
 
-        end = await self._read_sse(response, started, on_event)
-        reason = f"the SSE stream {end.error}" if end.error else "the server closed the SSE stream"
+        end = await self._read_sse(response, started, on_event, parser=parser)
+        if end.breach is not None:
+            reason = str(end.breach)
+        else:
+            reason = f"the SSE stream {end.error}" if end.error else "the server closed the SSE stream"
+        if end.breach is not None and self._started(TransportError(reason)):
+            return
         if self._started(TransportError(f"the SSE stream ended before the endpoint event ({reason})")):
             return
         if not self._closing:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtCore import QObject, Signal
 
+from inspector.protocol.limits import Limits
 from inspector.protocol.session import Timeouts
 from inspector.store.profiles import Profile, StdioSettings
 from inspector.store.recording import Redactor
@@ -122,11 +123,11 @@ def secret_redactor(profile: Profile) -> Redactor | None:
     return redact
 
 
-def _stdio_factory(settings: StdioSettings, env: dict[str, str]) -> Callable[[], Transport]:
+def _stdio_factory(settings: StdioSettings, env: dict[str, str], limits: Limits) -> Callable[[], Transport]:
     command, args, cwd = settings.command, list(settings.args), settings.cwd or None
 
     def factory() -> Transport:
-        return StdioTransport(command, args, env=env, cwd=cwd)
+        return StdioTransport(command, args, env=env, cwd=cwd, limits=limits)
 
     return factory
 
@@ -154,8 +155,9 @@ class AuthStepFeed(QObject):
 class HttpTransportFactory:
     """Builds the transport of an HTTP/SSE profile (secrets resolved), with its headers and auth."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, limits: Limits) -> None:
         self.url = profile.http.url.strip()
+        self.limits = limits
         self.transport = profile.transport
         self.headers = {h.name: h.value or "" for h in profile.http.headers if h.name}
         self.secret_headers = [h.name for h in profile.http.headers if h.name and h.secret]
@@ -190,6 +192,7 @@ class HttpTransportFactory:
             auth=self._auth(),
             ca_bundle=self.ca_bundle,
             secret_headers=self.secret_headers,
+            limits=self.limits,
         )
 
 
@@ -324,10 +327,14 @@ def _transport_factory(profile: Profile) -> Callable[[], Transport]:
         raise ProfileNotConnectable(
             f'"{profile.name}" needs a value for {", ".join(missing)} (edit the profile to enter it)'
         )
+    try:
+        limits = profile.effective_limits()
+    except ValueError as exc:
+        raise ProfileNotConnectable(f'"{profile.name}" has a bad limit: {exc}') from None
     if profile.transport == "stdio":
         env = {var.name: var.value or "" for var in profile.stdio.env if var.name}
-        return _stdio_factory(profile.stdio, env)
-    return HttpTransportFactory(profile)
+        return _stdio_factory(profile.stdio, env, limits)
+    return HttpTransportFactory(profile, limits)
 
 
 def connection_settings(profile: Profile) -> ConnectionSettings:

@@ -19,7 +19,7 @@ from memkit import run_measured
 from inspector.client.connection import Connection
 from inspector.client.errors import InvalidResponse, RequestTimeout
 from inspector.protocol.diagnostics import DiagnosticCode
-from inspector.protocol.limits import DEFAULT_LIMITS, MiB, Limits
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits, MiB
 from inspector.protocol.session import Timeouts
 from inspector.transports.base import StderrLine, TransportEvent
 from inspector.transports.stdio import StdioTransport

@@ -269,8 +269,10 @@ sys.exit(7)
         lines = rec.stderr
         assert lines[0] == "first line"
         assert lines[1] == "bad \ufffd\ufffd bytes"
-        long_parts = [x for x in lines if x and set(x) == {"y"}]
-        assert sum(len(x) for x in long_parts) == 3_000_000  # a long line is passed on whole or in pieces
+        # a line over stderr_line_bytes (64 KiB) is passed on once, cut there and marked; the rest is dropped
+        [long_line] = [x for x in lines if x.startswith("yyy")]
+        assert long_line.startswith("y" * 65536 + " \u2026 [cut: a stderr line of more than 64 KiB")
+        assert "limit stderr_line_bytes = 64 KiB" in long_line and len(lines) == 2 + 1 + 100 + 1
         assert lines[-1] == "no newline at the end"
         assert lines[-2] == "line 99"
         assert closed.stderr_tail == ("line 96", "line 97", "line 98", "line 99", "no newline at the end")

@@ -42,7 +42,7 @@ def test_format_size_round_trips_whole_units(size: int) -> None:
         assert int(value) == size < KiB
     else:
         factor = {"KiB": KiB, "MiB": MiB, "GiB": GiB}[unit]
-        assert 1 <= float(value) and (unit == "GiB" or float(value) < 1024)
+        assert 1 <= float(value) and (unit == "GiB" or float(value) <= 1024)
         assert abs(float(value) * factor - size) <= factor * 0.005 + 1
 
 

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 
 
@@ -172,3 +173,122 @@ def test_arbitrary_bytes_never_crash_and_split_the_same(data: bytes, cuts: list[
     for start, end in zip([0, *bounds], [*bounds, len(data)], strict=True):
         got += split.feed(data[start:end])
     assert got == whole
+
+
+# -- limits: the data of one event (message_bytes), every other line (sse_line_bytes) --------------------------
+
+SMALL = DEFAULT_LIMITS.replace(message_bytes=20, sse_line_bytes=12)
+
+
+def bounded(data: bytes, limits: Limits = SMALL, cuts: list[int] | None = None) -> tuple[list[SseEvent], SseParser]:
+    parser = SseParser(limits=limits)
+    events: list[SseEvent] = []
+    bounds = sorted(min(c, len(data)) for c in cuts or [])
+    for start, end in zip([0, *bounds], [*bounds, len(data)], strict=True):
+        events += parser.feed(data[start:end])
+    return events, parser
+
+
+def test_data_up_to_the_limit_passes_and_one_byte_more_breaks_it() -> None:
+    events, parser = bounded(b"data: " + b"x" * 20 + b"\n\n")
+    assert [len(e.data) for e in events] == [20] and parser.breach is None
+    events, parser = bounded(b"data: " + b"x" * 21 + b"\n\n")
+    assert events == [] and parser.breach is not None
+    assert str(parser.breach) == "an SSE event's data of more than 20 bytes (limit message_bytes = 20 bytes)"
+
+
+def test_data_lines_add_up_with_their_newlines() -> None:
+    _, parser = bounded(b"data: " + b"x" * 10 + b"\ndata: " + b"y" * 9 + b"\n\n")  # 10 + 1 + 9 = 20
+    assert parser.breach is None
+    _, parser = bounded(b"data: " + b"x" * 10 + b"\ndata: " + b"y" * 10 + b"\n\n")
+    assert parser.breach is not None and parser.breach.name == "message_bytes"
+    _, parser = bounded(b"data\n" * 30)  # empty data lines (no colon) count their newlines too
+    assert parser.breach is not None and parser.breach.name == "message_bytes"
+
+
+def test_data_is_counted_in_utf8_bytes() -> None:
+    _, parser = bounded("data: {}\n\n".format("\u00e9" * 10).encode())  # 20 bytes
+    assert parser.breach is None
+    _, parser = bounded("data: {}\n\n".format("\u00e9" * 11).encode())
+    assert parser.breach is not None
+
+
+@pytest.mark.parametrize(
+    ("line", "what"),
+    [
+        (b": " + b"c" * 20, "an SSE comment line"),
+        (b"id: " + b"7" * 20, "an SSE 'id' line"),
+        (b"event: " + b"e" * 20, "an SSE 'event' line"),
+        (b"retry: " + b"1" * 20, "an SSE 'retry' line"),
+        (b"x" * 20, "an SSE line"),
+    ],
+)
+def test_any_other_line_is_bounded_by_sse_line_bytes(line: bytes, what: str) -> None:
+    events, parser = bounded(b"data: a\n\n" + line + b"\ndata: b\n\n")
+    assert [e.data for e in events] == ["a"]  # the event before the breach is delivered
+    assert parser.breach is not None
+    assert str(parser.breach) == f"{what} of more than 12 bytes (limit sse_line_bytes = 12 bytes)"
+    assert parser.feed(b"data: c\n\n") == []  # nothing after a breach
+
+
+def test_a_line_that_never_ends_is_caught_while_it_arrives() -> None:
+    parser = SseParser(limits=DEFAULT_LIMITS.replace(message_bytes=1000, sse_line_bytes=100))
+    parser.feed(b"data: ")
+    fed = 0
+    while parser.breach is None and fed < 10_000:
+        parser.feed(b"x" * 64)
+        fed += 64
+    assert parser.breach is not None and parser.breach.name == "message_bytes" and fed <= 1064
+    parser = SseParser(limits=DEFAULT_LIMITS.replace(sse_line_bytes=100))
+    parser.feed(b":")
+    for _ in range(10):
+        parser.feed(b"k" * 64)
+    assert parser.breach is not None and parser.breach.name == "sse_line_bytes"
+
+
+def test_bound_data_switches_the_limit_of_the_data() -> None:
+    parser = SseParser(limits=DEFAULT_LIMITS.replace(message_bytes=100, sse_line_bytes=16))
+    parser.bound_data("sse_line_bytes", "the endpoint event")
+    assert parser.feed(b"event: endpoint\ndata: /msg?s=123\n\n")[0].data == "/msg?s=123"
+    parser.bound_data("message_bytes", "an SSE event's data")
+    assert parser.feed(b"data: " + b"m" * 100 + b"\n\n")[0].data == "m" * 100
+    parser.bound_data("sse_line_bytes", "the endpoint event")
+    parser.feed(b"event: endpoint\ndata: /messages?s=123456\n\n")
+    assert str(parser.breach) == "the endpoint event of more than 16 bytes (limit sse_line_bytes = 16 bytes)"
+
+
+def test_the_prefix_of_a_data_line_is_not_judged_as_another_line() -> None:
+    tiny = DEFAULT_LIMITS.replace(message_bytes=50, sse_line_bytes=2)
+    events, parser = bounded(b"data: hello\n\n", tiny, cuts=[1, 2, 3, 4, 5, 6])
+    assert [e.data for e in events] == ["hello"] and parser.breach is None
+
+
+_BOUNDED = DEFAULT_LIMITS.replace(message_bytes=24, sse_line_bytes=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(streams())
+def test_chunk_boundaries_do_not_matter_with_limits(case: tuple[bytes, list[int]]) -> None:
+    data, cuts = case
+    whole, whole_parser = bounded(data, _BOUNDED)
+    got, split_parser = bounded(data, _BOUNDED, cuts)
+    assert got == whole
+    if whole_parser.breach is None:
+        assert split_parser.breach is None
+    else:
+        assert split_parser.breach is not None
+        assert str(split_parser.breach) == str(whole_parser.breach)
+    assert split_parser.last_event_id == whole_parser.last_event_id
+    for event in got:
+        assert len(event.data.encode()) <= _BOUNDED.message_bytes
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300), st.lists(st.integers(0, 300), max_size=8))
+def test_arbitrary_bytes_with_limits_split_the_same(data: bytes, cuts: list[int]) -> None:
+    whole, whole_parser = bounded(data, _BOUNDED)
+    got, split_parser = bounded(data, _BOUNDED, cuts)
+    assert got == whole
+    assert (split_parser.breach is None) == (whole_parser.breach is None)
+    if whole_parser.breach is not None and split_parser.breach is not None:
+        assert split_parser.breach.name == whole_parser.breach.name
