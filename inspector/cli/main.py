@@ -32,15 +32,19 @@ DEBUG_ENV = "MCP_INSPECT_DEBUG"
 CLIENT_SECRET_ENV = "MCP_INSPECT_CLIENT_SECRET"
 
 
+def _message(exc: BaseException) -> str:
+    """An exception's message, or its type when it has none (never "usage error: " alone)."""
+    return str(exc).strip() or type(exc).__name__
+
+
 def _debug() -> bool:
     return os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
 
 
 def _report(failure: CliFailure, fmt: str, err: TextIO) -> None:
-    from inspector.cli.output import error_document
+    from inspector.cli.output import report_failure
 
-    err.write((error_document(failure.to_json()) if fmt == "json" else failure.line()) + "\n")
-    err.flush()
+    report_failure(failure, fmt, err)
 
 
 def _quiet_stdout() -> None:
@@ -61,7 +65,7 @@ def _oauth_settings(opts: CliOptions) -> tuple[str | None, str | None, str | Non
         try:
             harness = conformance_settings()
         except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(_message(exc)) from None
     client_id, client_secret, issuer = opts.client_id, opts.client_secret, None
     if client_id is not None and client_secret is None:
         client_secret = os.environ.get(CLIENT_SECRET_ENV) or None  # kept out of the process list
@@ -103,7 +107,7 @@ def _oauth(opts: CliOptions, url: str) -> httpx2.Auth:
             auto_approve=opts.auto_approve,
         )
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(_message(exc)) from None
 
 
 def _lazy_oauth(opts: CliOptions, url: str) -> httpx2.Auth:
@@ -149,9 +153,10 @@ def _remote_transport(opts: CliOptions, url: str) -> Transport:
             headers=headers,
             auth=None if own_auth else _lazy_oauth(opts, url),
             timeout=opts.timeout,
+            limits=opts.limits,
         )
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise UsageError(_message(exc)) from None
 
 
 async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, overview: bool) -> int:
@@ -166,7 +171,9 @@ async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, ov
 
         # Spawn the server first: it boots while the engine is imported.
         target = spec.describe()
-        early = EarlyTransport(StdioTransport(spec.command, list(spec.args), env=spec.env or None, cwd=spec.cwd))
+        early = EarlyTransport(
+            StdioTransport(spec.command, list(spec.args), env=spec.env or None, cwd=spec.cwd, limits=opts.limits)
+        )
         await early.prestart()
         transport = early
     try:

@@ -1,7 +1,9 @@
 """What the CLI prints: JSON documents for scripts, a readable rendering for people.
 
 Rendering never fails on a malformed result (servers send anything): whatever the readable
-renderer cannot handle is printed as pretty JSON instead.
+renderer cannot handle is printed as pretty JSON instead. Nothing a server sent reaches the terminal raw:
+control characters, bidi overrides and lone surrogates are escaped (:mod:`inspector.cli.terminal`), in
+JSON as ``\\uXXXX`` inside their strings (the document still parses to what the server sent).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Final, TextIO
 
 from inspector.cli.coerce import declared_types
 from inspector.cli.errors import CliFailure
+from inspector.cli.terminal import escape_json, escape_line, escape_text, write
 
 __all__ = [
     "Reporter",
@@ -23,6 +26,7 @@ __all__ = [
     "error_document",
     "pretty_json",
     "render_text",
+    "report_failure",
     "result_document",
     "violation_lines",
 ]
@@ -32,12 +36,13 @@ _JSON_DIAGNOSTICS_MAX: Final = 500
 
 
 def dump_json(value: Any) -> str:
-    """Compact JSON on one line (results may be huge; indentation would only make them bigger)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr)
+    """Compact JSON on one line (results may be huge; indentation would only make them bigger), terminal-safe."""
+    return escape_json(json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr))
 
 
 def pretty_json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, default=repr)
+    """Indented JSON, terminal-safe."""
+    return escape_json(json.dumps(value, ensure_ascii=False, indent=2, default=repr))
 
 
 def result_document(result: Any) -> str:
@@ -52,7 +57,7 @@ def error_document(error: Mapping[str, Any]) -> str:
 
 def violation_lines(diagnostics: Sequence[Any], limit: int = 50) -> list[str]:
     """One line per diagnostic, for ``--strict`` in text format (at most ``limit``, then a count)."""
-    lines = [f"  {diagnostic}" for diagnostic in diagnostics[:limit]]
+    lines = [f"  {escape_line(str(diagnostic))}" for diagnostic in diagnostics[:limit]]
     if len(diagnostics) > limit:
         lines.append(f"  ... and {len(diagnostics) - limit} more")
     return lines
@@ -69,7 +74,12 @@ def _first_line(text: Any) -> str:
 
 
 def _name(value: Any) -> str:
-    return value if isinstance(value, str) else f"(invalid name: {json.dumps(value, default=repr)})"
+    return escape_line(value) if isinstance(value, str) else f"(invalid name: {json.dumps(value, default=repr)})"
+
+
+def _field(value: Any) -> str:
+    """A value shown inside one line (a URI, a MIME type, a role): never more than one line."""
+    return escape_line(value if isinstance(value, str) else str(value))
 
 
 def _plural(n: int, word: str) -> str:
@@ -79,7 +89,7 @@ def _plural(n: int, word: str) -> str:
 def _type_text(schema: Any, root: Mapping[str, Any]) -> str:
     if isinstance(schema, Mapping) and isinstance(schema.get("enum"), list):
         members = schema["enum"]
-        shown = ", ".join(json.dumps(m, ensure_ascii=False) for m in members[:6])
+        shown = ", ".join(dump_json(m) for m in members[:6])
         return f"one of {shown}{', …' if len(members) > 6 else ''}"
     types = declared_types(schema, root)
     if not types:
@@ -110,7 +120,8 @@ def _render_tools(result: Mapping[str, Any]) -> str:
             for name, prop in props.items():
                 flags = ", required" if name in required else ""
                 about = _first_line(prop.get("description")) if isinstance(prop, Mapping) else ""
-                lines.append(f"    {name}: {_type_text(prop, schema)}{flags}" + (f" — {about}" if about else ""))
+                line = f"    {_field(name)}: {_type_text(prop, schema)}{flags}" + (f" — {about}" if about else "")
+                lines.append(line)
     return "\n".join(lines)
 
 
@@ -120,11 +131,11 @@ def _render_resources(result: Mapping[str, Any], key: str, uri_key: str, word: s
     for entry in entries:
         name = entry.get("title") or entry.get("name")
         mime = entry.get("mimeType")
-        line = f"- {entry.get(uri_key)}"
+        line = f"- {_field(entry.get(uri_key))}"
         if name:
-            line += f"  {name}"
+            line += f"  {_field(name)}"
         if mime:
-            line += f" ({mime})"
+            line += f" ({_field(mime)})"
         lines.append(line)
         description = _first_line(entry.get("description"))
         if description:
@@ -145,7 +156,7 @@ def _render_prompts(result: Mapping[str, Any]) -> str:
                     continue
                 flags = " (required)" if argument.get("required") else ""
                 about = _first_line(argument.get("description"))
-                lines.append(f"    {argument.get('name')}{flags}" + (f" — {about}" if about else ""))
+                lines.append(f"    {_field(argument.get('name'))}{flags}" + (f" — {about}" if about else ""))
     return "\n".join(lines)
 
 
@@ -159,7 +170,8 @@ def _blob_size(data: Any) -> str:
 
 
 def _render_resource_contents(contents: Mapping[str, Any]) -> list[str]:
-    header = f"[resource {contents.get('uri')}" + (f" ({contents['mimeType']})" if contents.get("mimeType") else "")
+    mime = f" ({_field(contents['mimeType'])})" if contents.get("mimeType") else ""
+    header = f"[resource {_field(contents.get('uri'))}" + mime
     if isinstance(contents.get("text"), str):
         return [header + "]", contents["text"]]
     return [header + f", {_blob_size(contents.get('blob'))}]"]
@@ -172,10 +184,10 @@ def _render_content(item: Any) -> list[str]:
     if kind == "text":
         return [str(item.get("text", ""))]
     if kind in ("image", "audio"):
-        return [f"[{kind} {item.get('mimeType', '?')}, {_blob_size(item.get('data'))}]"]
+        return [f"[{kind} {_field(item.get('mimeType', '?'))}, {_blob_size(item.get('data'))}]"]
     if kind == "resource_link":
         name = item.get("title") or item.get("name")
-        return [f"[resource link {item.get('uri')}" + (f" ({name})" if name else "") + "]"]
+        return [f"[resource link {_field(item.get('uri'))}" + (f" ({_field(name)})" if name else "") + "]"]
     if kind == "resource" and isinstance(item.get("resource"), Mapping):
         return _render_resource_contents(item["resource"])
     return [pretty_json(item)]
@@ -215,7 +227,7 @@ def _render_prompt(result: Mapping[str, Any]) -> str:
         body: list[str] = []
         for item in items:
             body.extend(_render_content(item))
-        lines.append(f"[{message.get('role')}] " + "\n".join(body))
+        lines.append(f"[{_field(message.get('role'))}] " + "\n".join(body))
     return "\n".join(lines) if lines else "(no messages)"
 
 
@@ -237,11 +249,11 @@ _RENDERERS: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
 
 
 def render_text(method: str, result: Any) -> str:
-    """A readable rendering of one method's result; pretty JSON for anything unexpected."""
+    """A readable rendering of one method's result, terminal-safe; pretty JSON for anything unexpected."""
     renderer = _RENDERERS.get(method)
     if renderer is not None and isinstance(result, Mapping):
         try:
-            return renderer(result)
+            return escape_text(renderer(result))
         except (TypeError, ValueError, AttributeError, KeyError):
             pass
     return pretty_json(result)
@@ -252,7 +264,7 @@ def render_text(method: str, result: Any) -> str:
 
 @dataclass(slots=True)
 class Reporter:
-    """Where output goes, in which format."""
+    """Where output goes, in which format. Every line goes through :mod:`inspector.cli.terminal`."""
 
     format: str = "text"
     out: TextIO = field(default_factory=lambda: sys.stdout)
@@ -261,25 +273,28 @@ class Reporter:
     def warn(self, message: str) -> None:
         """A warning line; only in text format (with --format json stderr carries only the error object)."""
         if self.format == "text":
-            self.err.write(f"warning: {message}\n")
-            self.err.flush()
+            write(self.err, f"warning: {escape_line(message)}\n")
+
+    def text(self, text: str) -> None:
+        """Text of our own that may hold a server's strings (text format only)."""
+        write(self.out, escape_text(text))
 
     def result(self, method: str, result: Any) -> None:
-        text = result_document(result) if self.format == "json" else render_text(method, result)
-        self.out.write(text + "\n")
-        self.out.flush()
+        if self.format == "json":
+            write(self.out, result_document(result) + "\n", json=True)
+        else:
+            write(self.out, render_text(method, result) + "\n")
 
     def raw_json(self, value: Any) -> None:
         """Print a JSON value as is in text format, wrapped as ``{"result": ...}`` in json format."""
-        self.out.write((result_document(value) if self.format == "json" else pretty_json(value)) + "\n")
-        self.out.flush()
+        write(self.out, (result_document(value) if self.format == "json" else pretty_json(value)) + "\n", json=True)
+
+    def document(self, value: Any) -> None:
+        """One JSON document on stdout (the probe report): indented in text format, one line in json."""
+        write(self.out, (dump_json(value) if self.format == "json" else pretty_json(value)) + "\n", json=True)
 
     def failure(self, failure: CliFailure) -> None:
-        if self.format == "json":
-            self.err.write(error_document(failure.to_json()) + "\n")
-        else:
-            self.err.write(failure.line() + "\n")
-        self.err.flush()
+        report_failure(failure, self.format, self.err)
 
     def violations(self, diagnostics: list[Any], cause: CliFailure | None) -> None:
         """The --strict report: what the server did wrong (and what else failed, if anything)."""
@@ -291,10 +306,16 @@ class Reporter:
                 extra["omitted"] = n - _JSON_DIAGNOSTICS_MAX
             if cause is not None:
                 extra["cause"] = cause.to_json()
-            self.err.write(error_document(CliFailure("violation", message, extra=extra).to_json()) + "\n")
+            report_failure(CliFailure("violation", message, extra=extra), "json", self.err)
         else:
             if cause is not None:
-                self.err.write(cause.line() + "\n")
-            self.err.write(f"error: {message}:\n")
-            self.err.write("\n".join(violation_lines(diagnostics)) + "\n")
-        self.err.flush()
+                report_failure(cause, "text", self.err)
+            write(self.err, f"error: {message}:\n" + "\n".join(violation_lines(diagnostics)) + "\n")
+
+
+def report_failure(failure: CliFailure, fmt: str, err: TextIO) -> None:
+    """A failure as one line on stderr (one ``{"error": ...}`` object with ``--format json``), terminal-safe."""
+    if fmt == "json":
+        write(err, error_document(failure.to_json()) + "\n", json=True)
+    else:
+        write(err, escape_line(failure.line()) + "\n")

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from inspector.cli.args import CliOptions
 from inspector.cli.errors import CliFailure
-from inspector.cli.output import Reporter, dump_json, pretty_json
+from inspector.cli.output import Reporter
 from inspector.cli.probe_report import ProbeReport, Step
 from inspector.cli.run import connection_for, failure_from
 from inspector.client.connection import Connection, ServerInfo
@@ -36,6 +36,7 @@ from inspector.client.errors import (
     NotConnected,
     RemoteError,
     RequestTimeout,
+    message_of,
 )
 from inspector.client.handlers import HandlerError, HeadlessHandlers
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
@@ -187,9 +188,9 @@ class _Prober:
         except RemoteError as exc:
             step.fail(exc.message, exc.code)
         except RequestTimeout as exc:
-            step.fail(f"{exc} (--timeout {self.timeout:g} s)")
+            step.fail(f"{message_of(exc)} (--timeout {self.timeout:g} s)")
         except CapabilityNotDeclared as exc:
-            step.outcome, step.notes = "skipped", [*step.notes, str(exc)]
+            step.outcome, step.notes = "skipped", [*step.notes, message_of(exc)]
         except ClientError as exc:
             step.fail(failure_from(exc, self.conn).message)
             if isinstance(exc, ConnectionLost | NotConnected) or not self.conn.is_open:
@@ -356,8 +357,7 @@ async def run_probe(opts: CliOptions, target: str, reporter: Reporter, transport
     if getattr(transport, "fell_back", False) is True:
         report.transport = "sse (fallback from http)"
     document = report.to_json()
-    reporter.out.write((dump_json(document) if reporter.format == "json" else pretty_json(document)) + "\n")
-    reporter.out.flush()
+    reporter.document(document)
     if report.connection_failed:
         reporter.failure(CliFailure("connection", initialize.error_message or prober.lost or "the connection failed"))
     return report.exit_code()

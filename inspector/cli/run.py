@@ -26,6 +26,7 @@ from inspector.client.errors import (
     RemoteError,
     RequestCancelled,
     RequestTimeout,
+    message_of,
 )
 from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
 from inspector.protocol.pagination import Paginator
@@ -79,16 +80,16 @@ def _failure_from(exc: BaseException, conn: Connection | None) -> CliFailure:
             line=f"error: {name}server returned error {exc.code}: {exc.message}",
         )
     if isinstance(exc, RequestTimeout):
-        return CliFailure("connection", f"{exc} (use --timeout SECONDS to wait longer)")
+        return CliFailure("connection", f"{message_of(exc)} (use --timeout SECONDS to wait longer)")
     if isinstance(exc, InvalidResponse):
-        return CliFailure("protocol", f"unusable response: {exc}")
+        return CliFailure("protocol", f"unusable response: {message_of(exc)}")
     if isinstance(exc, ConnectionLost | ConnectFailed | NotConnected) and lost and closed is not None:
         assert conn is not None
         prefix = "handshake failed: " if isinstance(exc, ConnectFailed) and conn.server is None else ""
         return CliFailure("connection", prefix + _closed_line(closed, list(conn.stderr_tail)))
     if isinstance(exc, RequestCancelled):
-        return CliFailure("connection", f"request cancelled: {exc}")
-    return CliFailure("connection", str(exc) or type(exc).__name__)
+        return CliFailure("connection", f"request cancelled: {message_of(exc)}")
+    return CliFailure("connection", message_of(exc))
 
 
 failure_from = _failure_from
@@ -106,7 +107,7 @@ async def _maybe_forced(
     try:
         return await send(False)
     except CapabilityNotDeclared as exc:
-        reporter.warn(f"{exc}; sending {method} anyway")
+        reporter.warn(f"{message_of(exc)}; sending {method} anyway")
         forced[0] = True
         return await send(True)
 
@@ -254,7 +255,7 @@ def connection_for(
             limits=opts.limits,
         )
     except ValueError as exc:
-        raise UsageError(f"--protocol-version: {exc}") from None
+        raise UsageError(f"--protocol-version: {message_of(exc)}") from None
 
 
 async def _close(conn: Connection) -> None:
@@ -316,7 +317,7 @@ async def run_overview(opts: CliOptions, target: str, reporter: Reporter, transp
         info = await conn.connect()
         name = info.server_info.get("name", "?")
         version = info.server_info.get("version", "?")
-        reporter.out.write(f"{name} {version} (protocol {info.protocol_version}, {target})\n")
+        reporter.text(f"{name} {version} (protocol {info.protocol_version}, {target})\n")
         for method, capability in (
             ("tools/list", "tools"),
             ("resources/list", "resources"),
@@ -325,7 +326,7 @@ async def run_overview(opts: CliOptions, target: str, reporter: Reporter, transp
         ):
             if capability not in info.capabilities:
                 continue
-            reporter.out.write(f"\n== {method}\n")
+            reporter.text(f"\n== {method}\n")
             reporter.result(method, await _list(conn, method, reporter))
     except CliFailure as exc:
         failure = exc

@@ -4,14 +4,22 @@ The session (sans-I/O) decides; this class moves bytes, keeps futures keyed by r
 runs the server-request handlers as tasks, and arms one timer for the nearest deadline.
 
 Session expiry and requests the transport could not deliver (HTTP): see :mod:`inspector.client.renewal`.
+
+Every background task (the writer, each server-request handler, the re-initialization after a session
+expired) and every callback of the transport or the timer is supervised: an exception nobody expected (a
+transport raising what it should not, a broken recorder or callback, a bug) ends the connection as a lost
+one, with one line naming what failed (:meth:`Connection._broken`), so that every pending request fails at
+once instead of at its timeout, and the transport is closed. Nothing ends as "Task exception was never
+retrieved".
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
@@ -25,6 +33,8 @@ from inspector.client.errors import (
     RemoteError,
     RequestCancelled,
     RequestTimeout,
+    describe_exception,
+    message_of,
 )
 from inspector.client.handlers import (
     HandlerError,
@@ -157,6 +167,7 @@ class Connection(SessionRenewal):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._started = False
         self._closing = False
+        self._close_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -177,9 +188,11 @@ class Connection(SessionRenewal):
         try:
             await self.transport.start(self._on_transport_event)
         except TransportError as exc:
-            raise ConnectFailed(str(exc)) from None
+            raise ConnectFailed(message_of(exc)) from None
         except OSError as exc:
-            raise ConnectFailed(f"could not start {self.transport.describe()}: {exc}") from None
+            raise ConnectFailed(f"could not start {self.transport.describe()}: {message_of(exc)}") from None
+        except Exception as exc:  # what a transport must not raise (e.g. a header httpx2 cannot encode)
+            raise ConnectFailed(f"could not start {self.transport.describe()}: {describe_exception(exc)}") from None
         if self.closed_event is not None:
             raise ConnectFailed(self._lost_reason(self.closed_event))
         rid = self.session.start()
@@ -189,16 +202,16 @@ class Connection(SessionRenewal):
         try:
             result = await fut
         except ConnectionLost as exc:
-            raise ConnectFailed(str(exc)) from None
+            raise ConnectFailed(message_of(exc)) from None
         except RequestTimeout as exc:
             await self._abort()
-            raise ConnectFailed(f"no answer to initialize: {exc}") from None
+            raise ConnectFailed(f"no answer to initialize: {message_of(exc)}") from None
         except (RemoteError, InvalidResponse) as exc:
             await self._abort()
-            raise ConnectFailed(str(exc)) from None
+            raise ConnectFailed(message_of(exc)) from None
         except DeliveryFailed as exc:
             await self._abort()
-            raise ConnectFailed(str(exc)) from exc  # __cause__.error: e.g. HttpAuthError for the OAuth layer
+            raise ConnectFailed(message_of(exc)) from exc  # __cause__.error: e.g. HttpAuthError for the OAuth layer
         except asyncio.CancelledError:
             await self._abort()
             raise
@@ -215,21 +228,26 @@ class Connection(SessionRenewal):
             pass
 
     async def close(self) -> None:
-        """Close the transport and fail whatever is still pending; idempotent."""
-        if self._closing:
-            return
-        self._closing = True
+        """Close the transport and fail whatever is still pending; idempotent (a second call waits for the
+        first to finish)."""
+        if self._close_task is None:
+            self._closing = True
+            self._close_task = asyncio.get_running_loop().create_task(self._close(), name="connection-close")
+        await asyncio.shield(self._close_task)
+
+    async def _close(self) -> None:
         for task in list(self._handler_tasks.values()):
             task.cancel()
         self._stop_renewal(NotConnected("connection closed"))
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._writer is not None and not self._writer.done():
+        writer = self._writer
+        if writer is not None and not writer.done():
             try:
-                await asyncio.wait_for(asyncio.shield(self._writer), 1.0)
+                await asyncio.wait_for(asyncio.shield(writer), 1.0)
             except (TimeoutError, Exception):  # best effort flush before closing
-                self._writer.cancel()
+                writer.cancel()
         if self._started:
             await self.transport.close()
         self._fail_all(NotConnected("connection closed"))
@@ -263,7 +281,7 @@ class Connection(SessionRenewal):
         except _session.CapabilityNotDeclared as exc:
             raise CapabilityNotDeclared(exc.method, exc.capability) from None
         except _session.LocalProtocolError as exc:
-            raise NotConnected(str(exc)) from None
+            raise NotConnected(message_of(exc)) from None
         assert self._loop is not None
         fut: asyncio.Future[Any] = self._loop.create_future()
         self._futures[rid] = fut
@@ -278,6 +296,7 @@ class Connection(SessionRenewal):
                 self.session.cancel(rid, "cancelled by the client")
                 self._futures.pop(rid, None)
                 self._progress.pop(rid, None)
+                self._abandon([rid])
                 self._pump()
             raise
 
@@ -378,6 +397,14 @@ class Connection(SessionRenewal):
             await pause
 
     def _on_transport_event(self, event: TransportEvent) -> None:
+        """The transport's sink: whatever goes wrong handling an event ends the connection with one line (a
+        transport only logs what its sink raises, and the event would be lost)."""
+        try:
+            self._handle_transport_event(event)
+        except Exception as exc:
+            self._broken(f"internal error handling {_event_name(event)}: {describe_exception(exc)}")
+
+    def _handle_transport_event(self, event: TransportEvent) -> None:
         if isinstance(event, DataReceived):
             for rec in self.session.receive_data(event.data):
                 self._on_received(rec)
@@ -460,6 +487,8 @@ class Connection(SessionRenewal):
         fut.set_exception(exc)
 
     def _on_closed(self, event: TransportClosed) -> None:
+        if self.closed_event is not None:
+            return  # the connection already ended (see _broken); the transport closing now changes nothing
         self.closed_event = event
         reason = self._lost_reason(event)
         for failed in self.session.connection_lost(reason):
@@ -504,7 +533,7 @@ class Connection(SessionRenewal):
         assert self._loop is not None
         diagnostics = tuple(wire.diagnostics) if wire is not None else ev.diagnostics
         info = RequestInfo(ev.id, ev.method, ev.wire_method, diagnostics)
-        task = self._loop.create_task(self._run_handler(ev, info))
+        task = self._spawn(self._run_handler(ev, info), f"answering the server's {ev.wire_method} request")
         self._handler_tasks[ev.id] = task
 
     async def _run_handler(self, ev: RequestReceived, info: RequestInfo | None = None) -> None:
@@ -526,9 +555,12 @@ class Connection(SessionRenewal):
             self._answer(ev.id, error=(exc.code, exc.message, exc.data))
             return
         except Exception as exc:  # a broken handler answers the server, never kills the session
-            self._answer(ev.id, error=(INTERNAL_ERROR, f"client handler failed: {exc}", None))
+            self._answer(ev.id, error=(INTERNAL_ERROR, f"client handler failed: {describe_exception(exc)}", None))
             return
-        self._answer(ev.id, result=result)
+        try:
+            self._answer(ev.id, result=result)
+        except (TypeError, ValueError) as exc:  # a result that cannot be sent (not JSON): the server hears why
+            self._answer(ev.id, error=(INTERNAL_ERROR, f"client handler failed: {describe_exception(exc)}", None))
 
     def _answer(
         self, rid: RequestId, *, result: dict[str, Any] | None = None, error: tuple[int, str, Any] | None = None
@@ -545,7 +577,14 @@ class Connection(SessionRenewal):
     # ------------------------------------------------------------------ outbound and time
 
     def _pump(self) -> None:
-        """Send whatever the session queued, and re-arm the deadline timer."""
+        """Send whatever the session queued, and re-arm the deadline timer. What goes wrong on the way (the
+        recorder or ``on_message`` raising) ends the connection with one line."""
+        try:
+            self._pump_out()
+        except Exception as exc:
+            self._broken(f"internal error sending: {describe_exception(exc)}")
+
+    def _pump_out(self) -> None:
         out = self.session.pop_outgoing()
         if out:
             for wire in out:
@@ -556,7 +595,7 @@ class Connection(SessionRenewal):
             if self.closed_event is None:
                 self._sendq.extend(out)
                 if self._writer is None and self._loop is not None:
-                    self._writer = self._loop.create_task(self._write_loop())
+                    self._writer = self._spawn(self._write_loop(), "the connection's writer")
         self._arm_timer()
 
     async def _write_loop(self) -> None:
@@ -568,8 +607,14 @@ class Connection(SessionRenewal):
                 except TransportError:
                     self._sendq.clear()
                     return  # the transport reports the close itself (TransportClosed)
+                except Exception as exc:  # what a transport must not raise: the connection cannot go on
+                    self._sendq.clear()
+                    what = wire.method or wire.kind.value
+                    self._broken(f"the transport failed to send {what}: {describe_exception(exc)}")
+                    return
         finally:
-            self._writer = None
+            if self._writer is asyncio.current_task():
+                self._writer = None
 
     def _arm_timer(self) -> None:
         if self._loop is None or self.closed_event is not None:
@@ -589,7 +634,67 @@ class Connection(SessionRenewal):
         self._timer = self._loop.call_later(delay, self._on_timer)
 
     def _on_timer(self) -> None:
+        try:
+            self._check_deadlines()
+        except Exception as exc:
+            self._broken(f"internal error checking deadlines: {describe_exception(exc)}")
+
+    def _check_deadlines(self) -> None:
         self._timer = self._timer_at = None
-        for failed in self.session.check_timeouts():
+        timed_out = self.session.check_timeouts()
+        for failed in timed_out:
             self._fail_request(failed)
+        self._abandon([failed.request_id for failed in timed_out])
         self._pump()
+
+    def _abandon(self, request_ids: list[RequestId]) -> None:
+        """These requests ended unanswered (timed out, cancelled): the transport stops working for them
+        (an HTTP transport stops resuming their response streams)."""
+        if request_ids:
+            self.transport.abandon(request_ids)
+
+    # ------------------------------------------------------------------ supervision
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]:
+        """A background task of this connection; an exception it ends with ends the connection (``_broken``)."""
+        assert self._loop is not None
+        task = self._loop.create_task(coro, name=f"connection: {what}")
+        task.add_done_callback(functools.partial(self._task_done, what))
+        return task
+
+    def _task_done(self, what: str, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()  # (retrieved: never "Task exception was never retrieved")
+        if exc is not None:
+            self._broken(f"internal error in {what}: {describe_exception(exc)}")
+
+    def _broken(self, reason: str) -> None:
+        """Something failed that nobody expected: the connection is lost, with ``reason`` as its one line.
+
+        Everything pending fails now with ``ConnectionLost`` (as when the transport closes), the failure is
+        recorded and reported like a transport's closing (``TransportClosed``, unexpected), and the transport
+        is closed in the background (``close()`` waits for it)."""
+        if self.closed_event is not None:
+            return
+        event = TransportClosed(f"the connection failed: {reason}", expected=False)
+        try:
+            self._handle_transport_event(event)
+        except Exception:  # the recorder or a callback is what broke: end the connection without them
+            if self.closed_event is None:
+                self.closed_event = event
+            self._fail_all(ConnectionLost(event.reason, event))
+        if self._loop is not None and self._started and self._close_task is None:
+            self._closing = True
+            self._close_task = self._loop.create_task(self._close(), name="connection-close")
+            self._close_task.add_done_callback(_retrieve)
+
+
+def _retrieve(task: asyncio.Task[None]) -> None:
+    """Done callback of a task nobody may await: its exception is taken (and dropped) so it is never logged."""
+    if not task.cancelled():
+        task.exception()
+
+
+def _event_name(event: TransportEvent) -> str:
+    return {"DataReceived": "data", "FrameReceived": "a message"}.get(type(event).__name__, type(event).__name__)

@@ -17,7 +17,20 @@ __all__ = [
     "RemoteError",
     "RequestCancelled",
     "RequestTimeout",
+    "describe_exception",
+    "message_of",
 ]
+
+
+def message_of(exc: BaseException) -> str:
+    """An exception's message, or its type when the message is empty (a line never ends in "failed: ")."""
+    return str(exc).strip() or type(exc).__name__
+
+
+def describe_exception(exc: BaseException) -> str:
+    """``Type: message`` of an unexpected exception; just the type when it has no message (never empty)."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 class ClientError(Exception):

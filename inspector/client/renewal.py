@@ -25,11 +25,11 @@ import itertools
 import json
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, Final
 
-from inspector.client.errors import CapabilityNotDeclared, ClientError, ConnectionLost, NotConnected
+from inspector.client.errors import CapabilityNotDeclared, ClientError, ConnectionLost, NotConnected, message_of
 from inspector.protocol import session as _session
 from inspector.protocol.session import ClientSession, Timeouts
 from inspector.protocol.wire import Kind, RequestId, WireMessage
@@ -109,6 +109,10 @@ class SessionRenewal:
     _closing: bool
 
     def _pump(self) -> None:
+        raise NotImplementedError
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]:
+        """A supervised background task (an exception it ends with ends the connection)."""
         raise NotImplementedError
 
     def _on_transport_event(self, event: TransportEvent) -> None:
@@ -197,7 +201,7 @@ class SessionRenewal:
             reason = f"the server ended {self._reinit_streak} sessions in a row before answering anything; giving up"
             self._note(reason)
             self._fail_carried(ConnectionLost(reason))
-            self._reinit_task = self._loop.create_task(self.close())
+            self._reinit_task = self._spawn(self.close(), "closing the connection")
             return
         self._note(f"{event.describe()}; starting a new session")
         self.session = ClientSession(
@@ -212,7 +216,7 @@ class SessionRenewal:
         )
         fut = self._loop.create_future()
         self._futures[self.session.start()] = fut
-        self._reinit_task = self._loop.create_task(self._reinitialize(fut))
+        self._reinit_task = self._spawn(self._reinitialize(fut), "starting a new session")
 
     def _carry_over(self, old: ClientSession, refused: dict[RequestId, dict[str, Any] | None]) -> None:
         for rid, pending in list(old.pending.items()):
@@ -234,7 +238,9 @@ class SessionRenewal:
         try:
             result = await fut
         except ClientError as exc:
-            self._fail_carried(ConnectionLost(f"the server ended the session and starting a new one failed: {exc}"))
+            self._fail_carried(
+                ConnectionLost(f"the server ended the session and starting a new one failed: {message_of(exc)}")
+            )
             return
         self._renewed(result, time.monotonic() - t0)
         self._note(f"new session started (protocol {self.session.protocol_version})")
@@ -260,7 +266,7 @@ class SessionRenewal:
                 carried.future.set_exception(CapabilityNotDeclared(exc.method, exc.capability))
                 continue
             except _session.LocalProtocolError as exc:
-                carried.future.set_exception(NotConnected(str(exc)))
+                carried.future.set_exception(NotConnected(message_of(exc)))
                 continue
             self._moved[carried.id] = rid
             self._futures[rid] = carried.future

@@ -223,8 +223,18 @@ def _classify_answer(value: dict[str, Any], diags: list[Diagnostic]) -> tuple[Me
         )
     answers = rid if id_ok else None
     if "result" in value and "error" in value:
-        diags.append(Diagnostic(DiagnosticCode.RESULT_AND_ERROR, 'response has both "result" and "error"'))
-        return Invalid('response has both "result" and "error"', answers=answers), diags
+        # JSON-RPC says one or the other; the result is the answer (the error is only shown in the log)
+        diags.append(
+            Diagnostic(
+                DiagnosticCode.RESULT_AND_ERROR,
+                'response has both "result" and "error" (the result was used; the error ignored: '
+                f"{_error_text(value['error'])})",
+                path="$.error",
+            )
+        )
+        if not id_ok:
+            return Invalid('response has both "result" and "error"', answers=None), diags
+        return Response(rid, value["result"]), diags  # type: ignore[arg-type]
     if "error" in value:
         err = value["error"]
         if not isinstance(err, dict):
@@ -250,6 +260,16 @@ def _classify_answer(value: dict[str, Any], diags: list[Diagnostic]) -> tuple[Me
     if not id_ok:
         return Invalid("response without a usable id", answers=None), diags
     return Response(rid, value["result"]), diags  # type: ignore[arg-type]
+
+
+def _error_text(err: object) -> str:
+    """A short rendering of an ``error`` member, for a diagnostic."""
+    if isinstance(err, dict):
+        code, message = err.get("code"), err.get("message")
+        text = f"{code} " if isinstance(code, int) and not isinstance(code, bool) else ""
+        text += json.dumps(message)[:120] if isinstance(message, str) else "(no message)"
+        return text
+    return _describe(err)
 
 
 def _describe(value: object) -> str:

@@ -237,11 +237,13 @@ class ClientSession:
         self._outbox.append(WireMessage(Direction.OUT, raw, Kind.NOTIFICATION, method))
 
     def respond(self, request_id: RequestId, result: dict[str, Any]) -> None:
-        """Answer a server request (RequestReceived) with a result."""
-        inbound = self._inbound.pop(request_id, None)
+        """Answer a server request (RequestReceived) with a result. A result that is not JSON raises TypeError
+        or ValueError, and the request still waits for an answer (e.g. an error saying so)."""
+        inbound = self._inbound.get(request_id)
         if inbound is None:
             raise LocalProtocolError(f"no server request {request_id!r} is waiting for an answer")
         raw = jsonrpc.response_frame(request_id, result)
+        del self._inbound[request_id]
         wire = WireMessage(Direction.OUT, raw, Kind.RESPONSE, inbound.wire_method, request_id)
         if self._validation is not None:
             for d in self._validation.validate_client_result(inbound.method, self.protocol_version, result):

@@ -86,6 +86,17 @@ _BACKLOG_ROWS: Final = 20_000
 MEMORY_ONLY: Final = "recording kept in memory only"
 
 
+def _storable(text: str) -> str:
+    """``text`` as SQLite can store it: a lone surrogate (a server may send ``"\\ud800"``, valid JSON) becomes
+    the six characters ``\\ud800`` (inside a JSON string, the same escape it came as), else it would fail
+    every write of the recording."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 class RecordingError(Exception):
     """The recording file cannot be opened, is not a recording, or could not be written."""
 
@@ -371,10 +382,11 @@ class Recording:
         """Store one frame as it crossed the wire, with its classification and diagnostics."""
         diagnostics = msg.diagnostics
         # ``_value_`` is the plain attribute behind ``.value`` (a descriptor): this is the hot path.
+        method = msg.method
         self._append(
             msg.direction._value_,
             msg.kind._value_,
-            msg.method,
+            method if method is None or method.isascii() else _storable(method),
             msg.id,
             msg.raw,
             self._diagnostics_json(diagnostics) if diagnostics else None,
@@ -401,7 +413,7 @@ class Recording:
         self._append(Direction.IN.value, kind, None, None, raw, None, 0, 0, None)
 
     def _record_http(self, event: HttpExchange) -> None:
-        raw = json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        raw = json.dumps(event.to_json(), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
         if self._readonly or self._closed:
             self._check_writable()
         seq = self._next_seq
@@ -431,6 +443,8 @@ class Recording:
         if self._redact is not None:
             raw = self._redact(raw)
         id_text, id_type = encode_id(msg_id)
+        if id_text is not None and not id_text.isascii():
+            id_text = _storable(id_text)
         seq = self._next_seq
         self._next_seq = seq + 1
         buffer = self._buffer
@@ -447,7 +461,7 @@ class Recording:
             self._hand_off()
 
     def _diagnostics_json(self, diagnostics: Iterable[Diagnostic]) -> str:
-        text = json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False)
+        text = _storable(json.dumps([d.to_json() for d in diagnostics], ensure_ascii=False))
         if self._redact is not None:
             text = self._redact(text.encode("utf-8")).decode("utf-8", "replace")
         return text

@@ -85,10 +85,9 @@ def test_invalid_utf8() -> None:
     assert DiagnosticCode.INVALID_UTF8 in codes(with_conn("invalid-utf8", body))
 
 
-def test_result_and_error_fails_the_call_not_the_session() -> None:
+def test_result_and_error_delivers_the_result_and_flags_it() -> None:
     async def body(conn: Connection) -> None:
-        with pytest.raises(InvalidResponse, match="both"):
-            await call_t(conn)
+        assert text_of(await call_t(conn)) == "echo: hello"
         assert await conn.ping() == {}
 
     assert DiagnosticCode.RESULT_AND_ERROR in codes(with_conn("result-and-error", body))

@@ -16,6 +16,7 @@ Paths:
 ``/unauthorized``  401 with ``WWW-Authenticate: Bearer realm="mcp", error="invalid_token"``
 ``/noendpoint``    POST: 405; GET: an SSE stream of comments that never sends the ``endpoint`` event
 ``/foreign``       POST: 405; GET: an SSE stream whose ``endpoint`` event points to another origin
+``/badendpoint``   POST: 405; GET: an SSE stream whose ``endpoint`` event holds an ESC sequence
 =================  ===========================================================================================
 
 ``/mcp``: ``initialize`` creates a session (``Mcp-Session-Id``) and echoes a known protocolVersion; later
@@ -33,7 +34,11 @@ replays the rest of that stream. Knobs (attributes, change them any time):
 * ``send_ids``: False sends POST stream events without ids (such a stream cannot be resumed);
 * ``get_mode``: ``"405"`` (no GET stream), ``"sse"`` (one ``notifications/message`` then keep-alives),
   ``"drop"`` (the GET stream is dropped after its first message; a resumed one sends "after resume");
-* ``delete_mode``: ``"200"`` or ``"405"``.
+* ``delete_mode``: ``"200"`` or ``"405"``;
+* ``session_id``: the session id given to the next sessions instead of a fresh hex one (sent as its Latin-1
+  bytes, so ``"caf\xe9"`` puts the byte 0xE9 on the wire; requests must carry the same bytes back);
+* ``event_id_suffix``: appended to the id of every event of a POST's response stream (the priming event too),
+  e.g. ``"\x01"`` or ``"é"`` (sent as UTF-8; a ``Last-Event-ID`` is read back as UTF-8).
 """
 
 from __future__ import annotations
@@ -90,6 +95,8 @@ class MisbehavingHttpServer:
         self.send_ids = True
         self.get_mode = "405"
         self.delete_mode = "200"
+        self.session_id: str | None = None
+        self.event_id_suffix = ""
         outer = self
 
         class Handler(_Handler):
@@ -235,7 +242,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send(500, body, "text/plain")
         elif path == "/unauthorized":
             self._send(401, b"no token", "text/plain", WWW_Authenticate='Bearer realm="mcp", error="invalid_token"')
-        elif path in ("/noendpoint", "/foreign"):
+        elif path in ("/noendpoint", "/foreign", "/badendpoint"):
             self._legacy_broken(seen)
         elif path == "/mcp":
             self._mcp(seen)
@@ -249,6 +256,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._start_stream()
         if seen.path == "/foreign":
             self._chunk("event: endpoint\ndata: http://example.invalid/messages?session_id=1\n\n")
+        elif seen.path == "/badendpoint":
+            self._chunk("event: endpoint\ndata: /messages?session_id=\x1b]0;pwned\x07\n\n")
         deadline = time.monotonic() + MAX_STREAM_SECONDS
         while time.monotonic() < deadline and not self.server_state.stopping.is_set():
             if not self._chunk(": waiting\n\n"):
@@ -299,7 +308,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._json(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
             return
         if message.get("method") == "initialize":
-            sid = uuid.uuid4().hex
+            sid = state.session_id or uuid.uuid4().hex
             with state.lock:
                 state.sessions[sid] = _Session()
             asked = (message.get("params") or {}).get("protocolVersion")
@@ -350,11 +359,12 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._send(200, json.dumps(messages[-1]).encode(), "application/json", **headers)
             return
         stream = str(next(session.counter))
-        events = [(f"{stream}-{n}", json.dumps(m).encode()) for n, m in enumerate(messages, 1)]
+        suffix = state.event_id_suffix
+        events = [(f"{stream}-{n}{suffix}", json.dumps(m).encode()) for n, m in enumerate(messages, 1)]
         with state.lock:
             session.streams[stream] = events
         self._start_stream(**headers)
-        if state.send_ids and not self._priming(f"{stream}-0"):
+        if state.send_ids and not self._priming(f"{stream}-0{suffix}"):
             return
         limit = state.drop_post_after if drop and state.drop_post_after is not None else None
         for n, (event_id, data) in enumerate(events):
@@ -384,6 +394,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def _get(self, seen: Seen, sid: str, session: _Session) -> None:
         state = self.server_state
         last = seen.headers.get("last-event-id")
+        if last is not None:
+            last = last.encode("latin-1").decode("utf-8", "replace")  # (http.server reads headers as Latin-1)
         if last is not None and not last.startswith("g-"):
             self._replay(session, last)
             return

@@ -44,6 +44,13 @@ url-elicitation            on tools/call: sends elicitation/create in URL mode (
                            notifications/elicitation/complete when it was accepted, reports the answer
 url-elicitation-required   on tools/call: answers with error -32042 carrying one URL elicitation
 unknown-notification       on tools/call: first a notification "notifications/vendor/custom"
+escapes                    every string the client may print carries terminal attacks (ESC sequences:
+                           OSC title, clear screen, hidden text; C1 controls, DEL, bidi overrides):
+                           serverInfo, a second tool ``evil`` (name, description, property), resources,
+                           prompts, results; tools/call of an unknown tool answers an error whose message
+                           has them; tools/call with text "crash" writes them on stderr and exits 3
+lone-surrogate             tools/list descriptions, tool results and error messages hold lone surrogates
+                           (JSON escapes "\\ud800", "\\udc80": valid JSON, not encodable as UTF-8)
 =========================  ==========================================================================
 """
 
@@ -84,6 +91,8 @@ MODES = (
     "url-elicitation",
     "url-elicitation-required",
     "unknown-notification",
+    "escapes",
+    "lone-surrogate",
 )
 SUPPORTED_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_VERSION = "2025-11-25"
@@ -96,6 +105,10 @@ URL_ELICITATION = {
     "url": "https://auth.example.com/consent?client=misbehaving",
     "elicitationId": "el-1",
 }
+
+EVIL = "\x1b]0;pwned\x07\x1b[2J\x1b[H\x1b[8mhidden\x1b[0m\x9b31m\x7f\u202egnp.exe\x07"
+"""Terminal attacks: an OSC window title, clear screen + home, concealed text, a C1 CSI, DEL, a bidi override."""
+SURROGATE = "\ud800"
 
 TOOL = {
     "name": "t",
@@ -247,7 +260,10 @@ class Server:
                     "prompts": {"listChanged": False},
                     "logging": {},
                 },
-                "serverInfo": {"name": "misbehaving", "version": "0.1.0"},
+                "serverInfo": {
+                    "name": "misbehaving" + (EVIL if "escapes" in self.modes else ""),
+                    "version": "0.1.0",
+                },
                 "instructions": "A server that misbehaves on purpose: " + (",".join(sorted(self.modes)) or "none"),
             },
         )
@@ -256,12 +272,20 @@ class Server:
         self.reply(req_id, {})
 
     def on_resources_list(self, req_id: Any, params: dict[str, Any]) -> None:
+        if "escapes" in self.modes:
+            resource = {"uri": f"file:///{EVIL}", "name": f"r{EVIL}", "mimeType": f"text/plain{EVIL}"}
+            self.reply(req_id, {"resources": [{**resource, "description": f"about {EVIL}"}]})
+            return
         self.reply(req_id, {"resources": []})
 
     def on_templates_list(self, req_id: Any, params: dict[str, Any]) -> None:
         self.reply(req_id, {"resourceTemplates": []})
 
     def on_prompts_list(self, req_id: Any, params: dict[str, Any]) -> None:
+        if "escapes" in self.modes:
+            argument = {"name": f"a{EVIL}", "description": EVIL, "required": False}
+            self.reply(req_id, {"prompts": [{"name": f"p{EVIL}", "description": EVIL, "arguments": [argument]}]})
+            return
         self.reply(req_id, {"prompts": []})
 
     def on_tools_list(self, req_id: Any, params: dict[str, Any]) -> None:
@@ -274,6 +298,20 @@ class Server:
             ]
             self.reply(req_id, {"tools": tools})
             return
+        if "escapes" in self.modes:
+            evil = {
+                "name": f"evil{EVIL}",
+                "description": f"{EVIL} and more",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {f"x{EVIL}": {"type": "string", "description": EVIL, "enum": [EVIL]}},
+                },
+            }
+            self.reply(req_id, {"tools": [TOOL, evil]})
+            return
+        if "lone-surrogate" in self.modes:
+            self.reply(req_id, {"tools": [{**TOOL, "description": f"odd {SURROGATE} \udc80"}]})
+            return
         self.reply(req_id, {"tools": [TOOL]})
 
     def text_result(self, text: str) -> dict[str, Any]:
@@ -285,6 +323,22 @@ class Server:
         text = str(arguments.get("text", "")) if isinstance(arguments, dict) else ""
         result: dict[str, Any] = self.text_result(f"echo: {text}")
 
+        if ("escapes" in modes or "lone-surrogate" in modes) and params.get("name") != "t":
+            spoiled = EVIL if "escapes" in modes else SURROGATE
+            error = {"code": -32602, "message": f"Unknown tool {params.get('name')!r}{spoiled}", "data": spoiled}
+            self.send({"jsonrpc": "2.0", "id": req_id, "error": error})
+            return
+        if "escapes" in modes:
+            if text == "crash":
+                sys.stderr.write(f"fatal: {EVIL} broke\n")
+                sys.stderr.flush()
+                _exit_now(3)
+            result = self.text_result(f"echo: {text} {EVIL}")
+            result["content"].append({"type": "resource_link", "uri": f"file:///{EVIL}", "name": EVIL})
+            result["structuredContent"] = {"evil": EVIL}
+        if "lone-surrogate" in modes:
+            result = self.text_result(f"echo: {text} {SURROGATE}")
+            result["structuredContent"] = {"bad": SURROGATE}
         if "crash" in modes:
             sys.stderr.write("fatal: something broke\n")
             sys.stderr.flush()

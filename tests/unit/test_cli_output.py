@@ -151,3 +151,124 @@ def test_violation_lines() -> None:
     many = [diagnostic] * 60
     lines = violation_lines(many)
     assert len(lines) == 51 and lines[-1] == "  ... and 10 more"
+
+
+# -- terminal safety ------------------------------------------------------------------------------------
+
+EVIL = "\x1b]0;title\x07\x1b[2J\x1b[8mhidden\x1b[0m\x9b31m\x7f\x00\u202egnp.exe\u2066\ud800"
+
+
+def test_escape_text_keeps_lines_and_tabs_and_escapes_the_rest() -> None:
+    from inspector.cli.terminal import escape_line, escape_text
+
+    assert escape_text(f"a\tb\r\nc {EVIL}") == (
+        "a\tb\nc \\x1b]0;title\\x07\\x1b[2J\\x1b[8mhidden\\x1b[0m\\x9b31m\\x7f\\x00\\u202egnp.exe\\u2066\\ud800"
+    )
+    assert escape_text("lone\rcarriage") == "lone\\rcarriage"
+    assert escape_line("one\nline\r\n\tend") == "one\\nline\\r\\n\tend"
+    assert escape_text("caf\u00e9 \u2603 \U0001f600 \\x1b") == "caf\u00e9 \u2603 \U0001f600 \\x1b"  # printable: kept
+    assert escape_text(escape_text(EVIL)) == escape_text(EVIL)
+
+
+def test_json_documents_escape_what_json_dumps_leaves_raw_and_round_trip() -> None:
+    from inspector.cli.output import dump_json, pretty_json
+
+    value = {"text": EVIL, EVIL: [EVIL], "ok": "caf\u00e9 \u2028"}
+    for document in (dump_json(value), pretty_json(value), result_document(value)):
+        assert document.isascii() or all(ord(ch) >= 0xA0 for ch in document if not ch.isascii())
+        for raw in ("\x1b", "\x7f", "\x9b", "\u202e", "\u2066", "\ud800", "\u2028"):
+            assert raw not in document
+        assert "\\ud800" in document and "\\u009b" in document
+    assert json.loads(dump_json(value)) == value
+    assert json.loads(result_document(value)) == {"result": value}
+
+
+def test_every_readable_rendering_is_escaped() -> None:
+    tools = {
+        "tools": [
+            {
+                "name": f"evil{EVIL}\nfake line",
+                "description": EVIL,
+                "inputSchema": {"type": "object", "properties": {f"p{EVIL}": {"description": EVIL, "enum": [EVIL]}}},
+            }
+        ]
+    }
+    resources = {"resources": [{"uri": f"file:///{EVIL}", "name": EVIL, "mimeType": EVIL, "description": EVIL}]}
+    prompts = {"prompts": [{"name": EVIL, "description": EVIL, "arguments": [{"name": EVIL, "description": EVIL}]}]}
+    call = {
+        "content": [
+            {"type": "text", "text": f"line 1\n{EVIL}"},
+            {"type": "image", "mimeType": EVIL, "data": ""},
+            {"type": "resource_link", "uri": EVIL, "name": EVIL},
+            {"type": "resource", "resource": {"uri": EVIL, "mimeType": EVIL, "text": EVIL}},
+            {"type": EVIL},
+        ],
+        "structuredContent": {EVIL: EVIL},
+    }
+    read = {"contents": [{"uri": EVIL, "text": EVIL}]}
+    prompt = {"description": EVIL, "messages": [{"role": EVIL, "content": {"type": "text", "text": EVIL}}]}
+    for method, result in [
+        ("tools/list", tools),
+        ("resources/list", resources),
+        ("resources/templates/list", {"resourceTemplates": [{"uriTemplate": EVIL, "name": EVIL}]}),
+        ("prompts/list", prompts),
+        ("tools/call", call),
+        ("resources/read", read),
+        ("prompts/get", prompt),
+        ("ping", {EVIL: EVIL}),
+        ("unknown/method", [EVIL]),
+    ]:
+        text = render_text(method, result)
+        for raw in ("\x1b", "\x07", "\x7f", "\x9b", "\x00", "\u202e", "\u2066", "\ud800"):
+            assert raw not in text, (method, text)
+    assert render_text("tools/list", tools).splitlines()[1].startswith("- evil\\x1b]0;title\\x07")
+    assert len(render_text("tools/list", tools).splitlines()) == 3  # a newline in a name adds no line
+
+
+def test_reporter_lines_are_escaped_and_never_fail_to_encode() -> None:
+    import io
+
+    from inspector.cli.output import Reporter
+    from inspector.cli.terminal import escape_line
+
+    def ascii_stream() -> io.TextIOWrapper:
+        return io.TextIOWrapper(io.BytesIO(), encoding="ascii", errors="strict")
+
+    def written(stream: io.TextIOWrapper) -> str:
+        stream.flush()
+        raw = stream.buffer.getvalue()  # type: ignore[attr-defined]
+        assert isinstance(raw, bytes)
+        return raw.decode("ascii")
+
+    out, err = ascii_stream(), ascii_stream()
+    text = Reporter("text", out, err)
+    text.result("tools/call", {"content": [{"type": "text", "text": f"caf\u00e9 {EVIL}"}]})
+    text.warn(f"odd\n{EVIL}")
+    text.failure(CliFailure("protocol", EVIL, code=-1, line=f"error: {EVIL}\nsecond"))
+    text.violations([Diagnostic(DiagnosticCode.SCHEMA, EVIL)], CliFailure("connection", EVIL))
+    text.document({"note": f"caf\u00e9 {EVIL}"})
+    shown_out, shown_err = written(out), written(err)
+    assert shown_out.startswith("caf\\xe9 \\x1b]0;title")
+    assert json.loads(shown_out.split("\n", 1)[1]) == {"note": f"caf\u00e9 {EVIL}"}
+    assert shown_err.splitlines()[0].startswith("warning: odd\\n\\x1b]0;title")
+    assert shown_err.splitlines()[1] == "error: " + escape_line(EVIL) + "\\nsecond"
+    assert len(shown_err.splitlines()) == 5  # warning, failure, cause, violation header, one diagnostic
+
+    out, err = ascii_stream(), ascii_stream()
+    as_json = Reporter("json", out, err)
+    as_json.result("tools/call", {"text": f"caf\u00e9 {EVIL}"})
+    as_json.failure(CliFailure("protocol", f"caf\u00e9 {EVIL}"))
+    assert json.loads(written(out)) == {"result": {"text": f"caf\u00e9 {EVIL}"}}
+    assert json.loads(written(err))["error"]["message"] == f"caf\u00e9 {EVIL}"
+
+
+def test_failure_lines_fall_back_to_the_exception_type() -> None:
+    from inspector.cli.run import failure_from
+    from inspector.client.errors import ClientError, InvalidResponse, RequestCancelled, describe_exception, message_of
+
+    assert failure_from(RequestCancelled(""), None).message == "request cancelled: RequestCancelled"
+    assert failure_from(InvalidResponse(), None).message == "unusable response: InvalidResponse"
+    assert failure_from(ClientError(" "), None).message == "ClientError"
+    assert message_of(KeyError("")) == "''" and message_of(ValueError()) == "ValueError"
+    assert describe_exception(RuntimeError()) == "RuntimeError"
+    assert describe_exception(RuntimeError("x")) == "RuntimeError: x"

@@ -95,7 +95,7 @@ CASES: list[tuple[str, Any, Any, list[DiagnosticCode]]] = [
     (
         "result and error",
         {"jsonrpc": "2.0", "id": 4, "result": {}, "error": {"code": 1, "message": "m"}},
-        Invalid('response has both "result" and "error"', answers=4),
+        Response(4, {}),
         [C.RESULT_AND_ERROR],
     ),
     (
@@ -375,7 +375,13 @@ PATHS = [
         Severity.VIOLATION,
     ),
     ("unknown keys", {"jsonrpc": "2.0", "method": "n", "zz": 1}, C.UNKNOWN_KEYS, None, Severity.WARNING),
-    ("result and error", {"jsonrpc": "2.0", "id": 1, "result": 1, "error": {}}, C.RESULT_AND_ERROR, None, None),
+    (
+        "result and error",
+        {"jsonrpc": "2.0", "id": 1, "result": 1, "error": {}},
+        C.RESULT_AND_ERROR,
+        "$.error",
+        Severity.VIOLATION,
+    ),
 ]
 
 

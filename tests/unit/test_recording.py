@@ -21,7 +21,14 @@ from inspector.store.recording import (
     RecordingError,
     fts5_available,
 )
-from inspector.transports.base import DataReceived, FrameReceived, StderrLine, TransportClosed, TransportNote
+from inspector.transports.base import (
+    DataReceived,
+    FrameReceived,
+    HttpExchange,
+    StderrLine,
+    TransportClosed,
+    TransportNote,
+)
 
 SEARCH_MODES = [
     pytest.param(True, id="fts5", marks=pytest.mark.skipif(not fts5_available(), reason="SQLite without FTS5")),
@@ -417,6 +424,30 @@ def test_export_keeps_string_ids_and_odd_text(rec: Recording, tmp_path: Path) ->
     obj = json.loads(line)
     assert obj["id"] == "1"
     assert obj["message"]["result"]["text"] == "snow ❄ \ud800"
+
+
+def test_lone_surrogates_from_the_server_do_not_break_the_recording(rec: Recording) -> None:
+    """A server may send ``"\\ud800"`` (valid JSON) as a method, an id, or text a diagnostic quotes: SQLite
+    cannot store such text, and every later write would fail with it."""
+    odd = WireMessage(
+        Direction.IN,
+        b'{"jsonrpc":"2.0","id":"\\ud800","method":"\\ud800"}',
+        Kind.REQUEST,
+        method="\ud800",
+        id="\ud800",
+        diagnostics=[Diagnostic(DiagnosticCode.UNKNOWN_METHOD, "\ud800 is not a client method")],
+    )
+    rec.record_message(odd)
+    rec.record_message(response("\ud800", {}, "\ud800", direction=Direction.OUT))
+    rec.record_transport(HttpExchange("GET", "http://127.0.0.1/mcp", 200, event_id="\udc80", note="\ud800"))
+    rec.record_message(request(1, "ping"))
+    rec.flush()
+    rows = rec.rows()
+    assert [r.method for r in rows] == ["\\ud800", "\\ud800", None, "ping"]
+    assert rows[0].msg_id == "\\ud800"
+    assert rows[0].diagnostics[0]["message"] == "\ud800 is not a client method"  # (stored as a JSON escape)
+    assert rec.find_response(1) == 2  # the same text on both sides: they are still linked
+    assert json.loads(rows[2].raw)["event_id"] == "\udc80"
 
 
 # -- redaction ----------------------------------------------------------------------------------------

@@ -213,9 +213,8 @@ def test_initialize_error_fails_the_handshake(answer: dict[str, Any], code: int,
         ok(1, "hello"),
         ok(1, None),
         ok(1, [1]),
-        {"jsonrpc": "2.0", "id": 1, "result": init_result(), "error": {"code": 1, "message": "m"}},
     ],
-    ids=["string result", "null result", "array result", "result and error"],
+    ids=["string result", "null result", "array result"],
 )
 def test_unusable_initialize_answer_fails_the_handshake(answer: dict[str, Any]) -> None:
     session, _, _ = started_session()
@@ -435,19 +434,41 @@ def test_error_response_fails_the_request(error: dict[str, Any], reason: str, co
     assert session.pending == {}
 
 
-def test_result_and_error_fails_the_request_as_invalid() -> None:
+def test_result_and_error_delivers_the_result_with_a_violation() -> None:
     session, _ = ready_session()
     rid = session.send_request("tools/list")
     session.pop_outgoing()
     received = session.receive_frame(
-        frame({"jsonrpc": "2.0", "id": rid, "result": {"tools": []}, "error": {"code": 1, "message": "m"}})
+        frame({"jsonrpc": "2.0", "id": rid, "result": {"tools": []}, "error": {"code": 7, "message": "m"}})
     )
     (event,) = received.events
-    assert event == RequestFailed(rid, "tools/list", 'response has both "result" and "error"', kind="invalid")
-    assert codes(received) == ["result-and-error"]
+    assert isinstance(event, ResponseReceived)
+    assert (event.request_id, event.method, event.result) == (rid, "tools/list", {"tools": []})
+    d = diag_of(received, C.RESULT_AND_ERROR)
+    assert d.severity is Severity.VIOLATION
+    assert 'the error ignored: 7 "m"' in d.message
+    assert d.path == "$.error"
     assert (received.wire.kind, received.wire.method, received.wire.id) == (Kind.RESPONSE, "tools/list", rid)
     assert session.pending == {}
-    assert session.pop_outgoing() == []  # nothing is answered to a broken response
+    assert session.pop_outgoing() == []  # nothing is answered to a response
+
+
+def test_result_and_error_to_initialize_completes_the_handshake() -> None:
+    session, _, rid = started_session()
+    answer = {"jsonrpc": "2.0", "id": rid, "result": init_result(), "error": {"code": 1, "message": "m"}}
+    received = session.receive_frame(frame(answer))
+    assert any(isinstance(ev, HandshakeCompleted) for ev in received.events)
+    assert codes(received) == ["result-and-error"]
+    assert session.state is SessionState.READY
+
+
+def test_result_and_error_without_a_usable_id_answers_nothing() -> None:
+    session, _ = ready_session()
+    rid = session.send_request("ping")
+    session.pop_outgoing()
+    received = session.receive_frame(frame({"jsonrpc": "2.0", "id": 1.5, "result": {}, "error": {}}))
+    assert received.events == []
+    assert rid in session.pending
 
 
 def test_error_with_null_id_leaves_requests_pending() -> None:
