@@ -563,6 +563,13 @@ def parse_header(text: str) -> tuple[str, str]:
         raise UsageError(f"--header expects 'NAME: VALUE' with a valid header name, got {text!r}")
     if any(ch in value for ch in "\r\n\0"):
         raise UsageError(f"--header {name}: the value must be on one line")
+    for position, ch in enumerate(value):
+        if not (ch == "\t" or " " <= ch <= "~"):
+            shown = f"U+{ord(ch):04X}"
+            raise UsageError(
+                f"--header {name}: the value holds {shown} at position {position}; an HTTP header value is "
+                "visible ASCII, spaces and tabs"
+            )
     return name, value
 
 

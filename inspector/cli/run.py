@@ -29,6 +29,7 @@ from inspector.client.errors import (
     message_of,
 )
 from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
+from inspector.protocol.diagnostics import DiagnosticCode
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.session import Timeouts
 from inspector.protocol.versions import at_least
@@ -80,6 +81,9 @@ def _failure_from(exc: BaseException, conn: Connection | None) -> CliFailure:
             line=f"error: {name}server returned error {exc.code}: {exc.message}",
         )
     if isinstance(exc, RequestTimeout):
+        dropped = _last_breach(conn)
+        if dropped is not None:  # the answer may have been the message that broke a limit
+            return CliFailure("connection", f"{message_of(exc)}; meanwhile the server sent {dropped}")
         return CliFailure("connection", f"{message_of(exc)} (use --timeout SECONDS to wait longer)")
     if isinstance(exc, InvalidResponse):
         return CliFailure("protocol", f"unusable response: {message_of(exc)}")
@@ -93,6 +97,16 @@ def _failure_from(exc: BaseException, conn: Connection | None) -> CliFailure:
 
 
 failure_from = _failure_from
+
+
+def _last_breach(conn: Connection | None) -> str | None:
+    """The last message the session dropped for breaking a limit (``a message of more than ... (limit ...)``)."""
+    if conn is None:
+        return None
+    for diagnostic in reversed(conn.diagnostics):
+        if diagnostic.code is DiagnosticCode.LIMIT_EXCEEDED:
+            return diagnostic.message.removesuffix("; the rest of it was dropped")
+    return None
 
 
 # --- the methods --------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.protocol.jsonrpc import ERROR_NAMES
-from inspector.transports.base import TransportClosed
+from inspector.transports.base import TransportClosed, message_of
 
 __all__ = [
     "CapabilityNotDeclared",
@@ -20,11 +20,6 @@ __all__ = [
     "describe_exception",
     "message_of",
 ]
-
-
-def message_of(exc: BaseException) -> str:
-    """An exception's message, or its type when the message is empty (a line never ends in "failed: ")."""
-    return str(exc).strip() or type(exc).__name__
 
 
 def describe_exception(exc: BaseException) -> str:

@@ -24,10 +24,17 @@ __all__ = [
     "TransportError",
     "TransportEvent",
     "TransportNote",
+    "message_of",
 ]
 
 MessageId = int | str
 """A JSON-RPC id as the transports see it (the same as ``inspector.protocol.wire.RequestId``)."""
+
+
+def message_of(exc: BaseException) -> str:
+    """An exception's message, or its type when the message is empty (a line never ends in "failed: ")."""
+    return str(exc).strip() or type(exc).__name__
+
 
 MASK = "\u2022\u2022\u2022\u2022"
 """What a secret header value is replaced with in every event (four bullets)."""

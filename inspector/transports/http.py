@@ -49,6 +49,7 @@ from inspector.transports.base import (
     TransportClosed,
     TransportError,
     TransportNote,
+    message_of,
 )
 from inspector.transports.http_base import HttpTransportBase, NoAnswer, StreamEnd
 from inspector.transports.http_common import is_html, limit_breach, mask_url, request_error_message, status_error
@@ -603,7 +604,7 @@ class StreamableHttpTransport(HttpTransportBase):
         try:
             await legacy.start(self._emit)
         except TransportError as exc:
-            self._fail(info, f"{error} (the legacy HTTP+SSE transport did not work either: {exc})", error)
+            self._fail(info, f"{error} (the legacy HTTP+SSE transport did not work either: {message_of(exc)})", error)
             return
         self._delegate = legacy
         await self._close_client()

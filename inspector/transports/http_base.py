@@ -32,6 +32,7 @@ from inspector.transports.base import (
     TransportClosed,
     TransportError,
     TransportEvent,
+    message_of,
 )
 from inspector.transports.http_bounded import ENCODING_EXTENSION, HttpLimitError, mcp_extensions
 from inspector.transports.http_common import (
@@ -94,7 +95,7 @@ class HttpTransportBase(Transport):
         try:
             parsed = httpx2.URL(url)
         except (httpx2.InvalidURL, TypeError, ValueError) as exc:
-            raise TransportError(f"invalid URL {url!r}: {exc}") from exc
+            raise TransportError(f"invalid URL {url!r}: {message_of(exc)}") from exc
         if parsed.scheme not in ("http", "https") or not parsed.host:
             raise TransportError(f"not an http:// or https:// URL: {url}")
         self._url = parsed
@@ -145,8 +146,8 @@ class HttpTransportBase(Transport):
             self._closed_emitted = True
         try:
             self._sink(event)
-        except Exception:  # a broken consumer must not kill the readers
-            _log.exception("transport event sink raised on %r", type(event).__name__)
+        except Exception:  # a broken consumer must not kill the readers (the connection supervises its own)
+            _log.debug("transport event sink raised on %r", type(event).__name__, exc_info=True)
 
     def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro, name=name)
@@ -347,7 +348,7 @@ class HttpTransportBase(Transport):
             else:
                 error = f"stream broke: {request_error_message(exc, response.request.url)}"
         except SseError as exc:
-            error = f"stream unreadable: {exc}"
+            error = f"stream unreadable: {message_of(exc)}"
         finally:
             unfinished = parser.close()
             await response.aclose()

@@ -34,6 +34,7 @@ from typing import Final
 import httpx2
 
 from inspector.protocol.limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from inspector.transports.base import message_of
 
 __all__ = [
     "ACCEPT_ENCODING",
@@ -103,7 +104,7 @@ class _Inflate:
                     self._wbits = -zlib.MAX_WBITS
                     self._obj = zlib.decompressobj(self._wbits)
                     continue
-                raise httpx2.DecodingError(f"the body is not valid {self._coding} data: {exc}") from None
+                raise httpx2.DecodingError(f"the body is not valid {self._coding} data: {message_of(exc)}") from None
             self._started = True
             rest = obj.unused_data if obj.eof else obj.unconsumed_tail
             self.consumed += len(data) - len(rest)

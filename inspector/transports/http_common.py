@@ -31,7 +31,7 @@ from typing import Final
 import httpx2
 
 from inspector.protocol.limits import DEFAULT_LIMITS, LimitExceeded, Limits
-from inspector.transports.base import MASK, TransportError
+from inspector.transports.base import MASK, TransportError, message_of
 from inspector.transports.http_bounded import BoundedTransport, HttpLimitError
 
 __all__ = [
@@ -93,7 +93,7 @@ def ssl_context(ca_bundle: str | None = None) -> ssl.SSLContext:
             else:
                 ctx.load_verify_locations(cafile=str(path))
         except (OSError, ssl.SSLError) as exc:
-            raise TransportError(f"cannot load the CA bundle {ca_bundle}: {exc}") from exc
+            raise TransportError(f"cannot load the CA bundle {ca_bundle}: {message_of(exc)}") from exc
     return ctx
 
 
@@ -197,12 +197,12 @@ def request_error_message(exc: Exception, url: str | httpx2.URL) -> str:
     if isinstance(exc, httpx2.ReadTimeout):
         return f"no data from {where} within the read timeout"
     if isinstance(exc, httpx2.ConnectError):
-        return f"cannot connect to {where}: {exc or type(exc).__name__}"
+        return f"cannot connect to {where}: {message_of(exc)}"
     if isinstance(exc, httpx2.RemoteProtocolError):
-        return f"the connection to {where} broke: {exc or 'the server closed it'}"
+        return f"the connection to {where} broke: {str(exc).strip() or 'the server closed it'}"
     if isinstance(exc, httpx2.DecodingError):
-        return f"the answer from {where} cannot be decoded: {exc or type(exc).__name__}"
-    return f"HTTP request to {where} failed: {exc or type(exc).__name__}"
+        return f"the answer from {where} cannot be decoded: {message_of(exc)}"
+    return f"HTTP request to {where} failed: {message_of(exc)}"
 
 
 def is_html(content_type: str, body: bytes) -> bool:

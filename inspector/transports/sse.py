@@ -32,6 +32,7 @@ from inspector.transports.base import (
     TransportClosed,
     TransportError,
     TransportNote,
+    message_of,
 )
 from inspector.transports.http_base import HttpTransportBase, NoAnswer
 from inspector.transports.http_common import mask_url, same_origin, status_error
@@ -215,7 +216,9 @@ class LegacySseTransport(HttpTransportBase):
         try:
             endpoint = self._url.join(data.strip())
         except (httpx2.InvalidURL, ValueError) as exc:
-            self._started(TransportError(f"the endpoint event holds no usable URL ({data.strip()!r}: {exc})"))
+            self._started(
+                TransportError(f"the endpoint event holds no usable URL ({data.strip()!r}: {message_of(exc)})")
+            )
             return
         if not same_origin(endpoint, self._url):
             self._started(

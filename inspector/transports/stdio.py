@@ -35,6 +35,7 @@ from inspector.transports.base import (
     TransportError,
     TransportEvent,
     TransportNote,
+    message_of,
 )
 
 __all__ = ["StdioTransport"]
@@ -215,7 +216,7 @@ class StdioTransport(Transport):
             detail = exc.strerror or str(exc)
             raise TransportError(f"cannot start {self._command}: {detail}") from exc
         except (ValueError, TypeError) as exc:  # e.g. an embedded NUL byte in an argument
-            raise TransportError(f"cannot start {self._command}: {exc}") from exc
+            raise TransportError(f"cannot start {self._command}: {message_of(exc)}") from exc
         return asyncio.subprocess.Process(transport, protocol, loop), protocol.exited
 
     async def send(self, frame: bytes) -> None:
@@ -237,7 +238,7 @@ class StdioTransport(Transport):
             except (BrokenPipeError, ConnectionResetError) as exc:
                 raise TransportError(await self._write_failed_message(proc, "server closed its stdin")) from exc
             except OSError as exc:
-                raise TransportError(f"cannot write to server: {exc.strerror or exc}") from exc
+                raise TransportError(f"cannot write to server: {exc.strerror or message_of(exc)}") from exc
 
     async def close(self) -> None:
         if self._proc is None:
@@ -280,8 +281,8 @@ class StdioTransport(Transport):
             self._closed_emitted = True
         try:
             self._sink(event)
-        except Exception:  # a broken consumer must not kill the readers
-            _log.exception("transport event sink raised on %r", type(event).__name__)
+        except Exception:  # a broken consumer must not kill the readers (the connection supervises its own)
+            _log.debug("transport event sink raised on %r", type(event).__name__, exc_info=True)
 
     def _closed_event(self, reason: str, *, expected: bool, with_exit: bool = True) -> TransportClosed:
         code, sig = _exit_info(self.returncode) if with_exit else (None, None)
@@ -317,7 +318,7 @@ class StdioTransport(Transport):
                 if (gate := self._read_gate()) is not None:
                     await gate
         except OSError as exc:
-            self._emit(TransportNote(f"error reading server stdout: {exc}"))
+            self._emit(TransportNote(f"error reading server stdout: {message_of(exc)}"))
 
     async def _read_stderr(self, proc: asyncio.subprocess.Process) -> None:
         stderr = proc.stderr
@@ -358,7 +359,7 @@ class StdioTransport(Transport):
                     dropping = len(buf)
                     buf.clear()
         except OSError as exc:
-            self._emit(TransportNote(f"error reading server stderr: {exc}"))
+            self._emit(TransportNote(f"error reading server stderr: {message_of(exc)}"))
         finally:
             # EOF, error or cancellation: a last line without newline still counts.
             if buf:
@@ -540,8 +541,13 @@ class StdioTransport(Transport):
                 continue
             if not task.done():
                 task.cancel()
-            elif not task.cancelled() and task.exception() is not None:
-                _log.error("stdio transport task %s failed", task.get_name(), exc_info=task.exception())
+            elif not task.cancelled() and (exc := task.exception()) is not None:
+                # a bug, not the server: say so in the one line that ends the transport (no traceback on stderr)
+                _log.debug("stdio transport task %s failed", task.get_name(), exc_info=exc)
+                text = str(exc).strip()
+                detail = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+                reason = f"internal error in the stdio transport ({task.get_name()}): {detail}"
+                expected = False
         wait_task = self._wait_task
         if wait_task is not None and not wait_task.done() and not killed:
             wait_task.cancel()

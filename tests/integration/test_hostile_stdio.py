@@ -149,3 +149,12 @@ def test_stderr_line_is_cut_at_its_limit() -> None:
     assert len(flood) == 1, [line[:80] for line in lines]
     assert len(flood[0]) < 4096 + 200
     assert "stderr_line_bytes = 4 KiB" in flood[0] and "the rest of the line was dropped" in flood[0]
+
+
+def test_cli_timeout_names_the_dropped_message() -> None:
+    result = cli("endless-no-id", "--limit", "message_bytes=64KiB", "--timeout", "2")
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert "timed out" in lines[0] and "meanwhile the server sent a message of more than 64 KiB" in lines[0]
+    assert "limit message_bytes = 64 KiB" in lines[0]

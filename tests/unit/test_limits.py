@@ -167,3 +167,9 @@ def test_readme_lists_every_limit_with_its_default() -> None:
     for name in Limits.names():
         default = DEFAULT_LIMITS.show(name).split(" = ")[1]
         assert f"| `{name}` | {default} |" in readme, name
+
+
+@pytest.mark.parametrize("value", ["caf\u00e9", "a\x01b", "tab\tok\x7f", "\u202eevil"])
+def test_cli_header_values_that_cannot_be_sent_are_usage_errors(value: str) -> None:
+    with pytest.raises(UsageError, match="--header X: the value holds U\\+"):
+        parse_args(["--header", f"X: {value}", "--method", "tools/list", "https://example.com/mcp"])
