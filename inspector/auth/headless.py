@@ -19,6 +19,9 @@ from mcp.client.auth import OAuthFlowError
 from mcp.shared.auth import AuthorizationCodeResult
 
 from inspector.auth.steps import AuthStepKind, StepRecorder, exchange_of, mask_url
+from inspector.auth.urls import check_oauth_url
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
+from inspector.transports.http_common import bounded
 
 __all__ = ["HeadlessAuthorizer"]
 
@@ -46,18 +49,21 @@ class HeadlessAuthorizer:
         timeout: float = 30.0,
         recorder: StepRecorder | None = None,
         client_factory: Callable[[], httpx2.AsyncClient] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.redirect_uri = redirect_uri
         self._verify = verify
         self._timeout = timeout
         self._recorder = recorder
         self._client_factory = client_factory
+        self._limits = limits
         self._result: AuthorizationCodeResult | None = None
 
     def _client(self) -> httpx2.AsyncClient:
         if self._client_factory is not None:
             return self._client_factory()
-        return httpx2.AsyncClient(verify=self._verify, timeout=self._timeout, follow_redirects=False)
+        client = httpx2.AsyncClient(verify=self._verify, timeout=self._timeout, follow_redirects=False)
+        return bounded(client, self._limits)  # what an authorization server answers is bounded too
 
     async def redirect_handler(self, authorization_url: str) -> None:
         """Request ``authorization_url`` and keep the code from the redirect back to us."""
@@ -79,7 +85,13 @@ class HeadlessAuthorizer:
 
     async def _follow(self, url: str) -> AuthorizationCodeResult:
         async with self._client() as client:
+            what = "the authorization URL"
             for _ in range(_MAX_REDIRECTS + 1):
+                try:
+                    check_oauth_url(url, what)  # nothing is fetched that breaks the rule
+                except ValueError as exc:
+                    raise OAuthFlowError(f"refusing to authorize: {exc}") from None
+                what = "the authorization server's redirect to"
                 request = client.build_request("GET", url)
                 started = time.monotonic()
                 response = await client.send(request, follow_redirects=False)

@@ -10,6 +10,7 @@ from mcp.shared.auth import AuthorizationCodeResult
 from inspector.auth.browser import BrowserOpener, open_in_browser
 from inspector.auth.callback import LoopbackCallback
 from inspector.auth.steps import AuthStepKind, StepRecorder, mask_url
+from inspector.auth.urls import check_oauth_url
 
 __all__ = ["BrowserAuthorizer"]
 
@@ -62,10 +63,11 @@ class BrowserAuthorizer:
                 {"authorization_url": mask_url(authorization_url), "redirect_uri": self.redirect_uri},
             )
         try:
+            check_oauth_url(authorization_url, "the authorization URL")  # never open what breaks the rule
             opened = open_in_browser(authorization_url, opener=self._opener)
         except ValueError as exc:
             await self.close()
-            raise OAuthFlowError(str(exc)) from exc
+            raise OAuthFlowError(f"refusing to authorize: {exc}") from exc
         if not opened and recorder is not None:
             recorder.update(
                 summary="Open the authorization URL in a browser to continue",

@@ -29,6 +29,7 @@ from mcp.shared.auth import OAuthClientMetadata
 
 from inspector.auth.steps import AuthStep, AuthStepKind, StepRecorder, StepStatus, classify_request, exchange_of
 from inspector.auth.storage import KeyringTokenStorage
+from inspector.auth.urls import check_oauth_url
 
 __all__ = ["InspectorOAuthProvider"]
 
@@ -71,6 +72,8 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self._keyring = storage if isinstance(storage, KeyringTokenStorage) else None
         self._step_ups: dict[frozenset[str], int] = {}
         self._stepping_up = False
+        self._metadata_misses: list[str] = []
+        """Authorization-server metadata URLs that gave nothing usable in this flow (for the error message)."""
         self._storage_noticed = False
 
     # -- public extras -----------------------------------------------------------------------------
@@ -117,15 +120,22 @@ class InspectorOAuthProvider(OAuthClientProvider):
                                 restart = refreshed = True
                                 break
                     else:
-                        self.recorder.add(classify_request(outgoing, request), exchange_of(outgoing, response, elapsed))
+                        kind = classify_request(outgoing, request)
+                        self.recorder.add(kind, exchange_of(outgoing, response, elapsed))
+                        if kind is AuthStepKind.DISCOVERY:
+                            self._note_discovery(outgoing, response)
                     try:
                         outgoing = await inner.asend(response)
                     except StopAsyncIteration:
                         break
                     if outgoing is not request:
-                        outgoing = self._adjust(outgoing)
+                        outgoing = self._adjust(outgoing, request)
             except Exception as exc:
+                cause = self._metadata_cause()
                 self.recorder.fail(str(exc) or type(exc).__name__)
+                if cause is not None and isinstance(exc, OAuthFlowError):
+                    # the SDK went on with default endpoints at the MCP server's origin: say what was wrong first
+                    raise OAuthFlowError(f"{cause}; then {str(exc) or type(exc).__name__}") from exc
                 raise
             finally:
                 await inner.aclose()
@@ -165,8 +175,14 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self._stepping_up = True
         return "continue"
 
-    def _adjust(self, request: httpx2.Request) -> httpx2.Request:
-        """A registration request also asks for the user's scopes (so the server lets us request them)."""
+    def _adjust(self, request: httpx2.Request, original: httpx2.Request) -> httpx2.Request:
+        """Every request of the flow is checked against the OAuth URL rule before it is sent; a registration
+        request also asks for the user's scopes (so the server lets us request them)."""
+        kind = classify_request(request, original)
+        try:
+            check_oauth_url(str(request.url), f"the OAuth {kind.value} request to")
+        except ValueError as exc:
+            raise OAuthFlowError(f"refusing to continue authorization: {exc}") from None
         if not self.user_scopes or request.method != "POST" or "json" not in request.headers.get("content-type", ""):
             return request
         try:
@@ -211,6 +227,7 @@ class InspectorOAuthProvider(OAuthClientProvider):
 
     async def _perform_authorization(self) -> httpx2.Request:
         metadata = self.context.oauth_metadata
+        self._check_endpoints()
         if metadata is not None and "S256" not in (metadata.code_challenge_methods_supported or []):
             raise OAuthFlowError(
                 "the authorization server does not advertise PKCE S256 support (code_challenge_methods_supported); "
@@ -222,6 +239,61 @@ class InspectorOAuthProvider(OAuthClientProvider):
                 union_scopes(self.user_scopes, current) if self._stepping_up else self.user_scopes
             )
         return await super()._perform_authorization()
+
+    def _note_discovery(self, request: httpx2.Request, response: httpx2.Response) -> None:
+        """Remember why an authorization-server metadata URL gave nothing usable (status, content type)."""
+        if "oauth-authorization-server" not in request.url.path and "openid-configuration" not in request.url.path:
+            return
+        if response.status_code == 200 and "json" in response.headers.get("content-type", ""):
+            self._metadata_misses.clear()
+            return
+        media = response.headers.get("content-type", "no content type").split(";")[0].strip()
+        self._metadata_misses.append(f"{request.url} answered {response.status_code} ({media})")
+
+    def _metadata_cause(self) -> str | None:
+        """When no authorization-server metadata could be read: which URLs were tried and what they answered."""
+        if self.context.oauth_metadata is not None or not self._metadata_misses:
+            return None
+        return "the authorization server's metadata could not be read: " + "; ".join(self._metadata_misses[-4:])
+
+    def _check_endpoints(self) -> None:
+        """The authorization server's endpoints (from its metadata, or the SDK's defaults at the MCP server's
+        origin when there was none) obey the OAuth URL rule, before the browser opens or anything is fetched."""
+        metadata = self.context.oauth_metadata
+        if metadata is None:
+            base = self.context.get_authorization_base_url(self.context.server_url)
+            fields = {"authorization_endpoint (default, no metadata)": f"{base}/authorize"}
+            where = "the MCP server's"
+        else:
+            fields = {
+                name: str(value)
+                for name in ("issuer", "authorization_endpoint", "token_endpoint", "registration_endpoint")
+                if (value := getattr(metadata, name, None)) is not None
+            }
+            where = "the authorization server's metadata field"
+        for name, url in fields.items():
+            try:
+                check_oauth_url(url, f"{where} {name}")
+            except ValueError as exc:
+                raise OAuthFlowError(f"refusing to authorize: {exc}") from None
+
+    def _check_tokens(self, field_source: str) -> None:
+        """Tokens go into an Authorization header: visible ASCII only (RFC 6750 b64token), else refused."""
+        tokens = self.context.current_tokens
+        if tokens is None:
+            return
+        for name in ("access_token", "refresh_token"):
+            value = getattr(tokens, name, None)
+            if not isinstance(value, str):
+                continue
+            bad = next(((i, ch) for i, ch in enumerate(value) if not 0x21 <= ord(ch) <= 0x7E), None)
+            if bad is not None or not value:
+                self.context.current_tokens = None
+                what = "is empty" if bad is None else f"holds U+{ord(bad[1]):04X} at position {bad[0]}"
+                raise OAuthFlowError(
+                    f"refusing the {field_source}: its {name} {what}; a bearer token must be visible ASCII "
+                    "(RFC 6750), it could not be sent in an Authorization header"
+                )
 
     def _settle_token_auth_method(self) -> None:
         """Give a client with a secret but no token endpoint auth method one the server supports."""
@@ -252,12 +324,15 @@ class InspectorOAuthProvider(OAuthClientProvider):
         if self._keyring is not None:
             self._keyring.server_metadata = self.context.oauth_metadata
         await super()._handle_token_response(response)
+        self._check_tokens("token response")
         self._notice_session_only()
 
     async def _handle_refresh_response(self, response: httpx2.Response) -> bool:
         if self._keyring is not None:
             self._keyring.server_metadata = self.context.oauth_metadata
         ok = await super()._handle_refresh_response(response)
+        if ok:
+            self._check_tokens("refresh token response")
         if not ok and self.recorder.current is not None and self.recorder.current.kind == AuthStepKind.REFRESH:
             self.recorder.finish(StepStatus.FAILED, f"refresh refused (HTTP {response.status_code}); authorizing again")
         return ok

@@ -39,6 +39,7 @@ __all__ = [
     "HttpAuthError",
     "HttpError",
     "body_summary",
+    "bounded",
     "is_html",
     "limit_breach",
     "make_client",
@@ -119,6 +120,12 @@ def make_client(
         timeout=httpx2.Timeout(timeout, read=read_timeout),
         follow_redirects=False,
     )
+    return bounded(client, limits)
+
+
+def bounded(client: httpx2.AsyncClient, limits: Limits = DEFAULT_LIMITS) -> httpx2.AsyncClient:
+    """``client`` with every one of its transports wrapped in a :class:`BoundedTransport` (for clients built
+    elsewhere, e.g. the headless OAuth flow's)."""
     # httpx2 builds the transports (the proxies from the environment, NO_PROXY) itself; wrap each of them.
     client._transport = BoundedTransport(client._transport, limits)
     client._mounts = {

@@ -74,6 +74,13 @@ class ServerOptions:
     iss: Literal["correct", "wrong", "omit"] = "correct"
     advertise_iss: bool = True
     advertise_pkce: bool = True
+    access_token: str | None = None
+    """Issue this access token instead of a random one (hostile values: CR/LF, megabytes)."""
+    metadata_overrides: dict[str, Any] = field(default_factory=dict)
+    metadata_status: int = 200
+    """Status of the authorization-server metadata answer; anything else is answered with an HTML page, and
+    registration is not offered at the MCP server's origin either (what a misconfigured server looks like)."""
+    """Merged into the authorization-server metadata (e.g. an ``http://`` endpoint at a non-loopback host)."""
 
 
 class LoopbackClient(OAuthClientInformationFull):
@@ -149,6 +156,8 @@ class Provider:
 
     def _issue(self, client_id: str, scopes: list[str], resource: str | None) -> OAuthToken:
         access, refresh = f"at-{secrets.token_urlsafe(24)}", f"rt-{secrets.token_urlsafe(24)}"
+        if self.options.access_token is not None:
+            access = self.options.access_token
         ttl = self.options.access_token_ttl
         # the server-side expiry is rounded down to a second: +1 so the client (which knows `ttl`) refreshes first
         self.access[access] = AccessToken(
@@ -219,6 +228,13 @@ def build_mcp(base_url: str, provider: Provider) -> MCPServer:
     return mcp
 
 
+async def _send_html(send: Any, status: int) -> None:
+    body = b"<!doctype html><title>Not here</title><p>nothing to see"
+    headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _read_body(receive: Receive) -> bytes:
     chunks: list[bytes] = []
     while True:
@@ -279,6 +295,7 @@ class TestLayer:
             metadata["authorization_response_iss_parameter_supported"] = True
         if self.options.cimd:
             metadata["client_id_metadata_document_supported"] = True
+        metadata.update(self.options.metadata_overrides)
         return metadata
 
     def prm(self) -> dict[str, Any]:
@@ -318,6 +335,10 @@ class TestLayer:
         elif path == "/_test/expire" and method == "POST":
             self.provider.expire_all()
             await _send_json(send, 200, {"expired": len(self.provider.access)})
+        elif path == "/.well-known/oauth-authorization-server" and self.options.metadata_status != 200:
+            await _send_html(send, self.options.metadata_status)
+        elif path == "/register" and self.options.metadata_status != 200:
+            await _send_json(send, 404, {"error": "not_found"})
         elif path == "/.well-known/oauth-authorization-server":
             await _send_json(send, 200, self.as_metadata())
         elif path == "/.well-known/oauth-protected-resource" and self.options.prm_at_root:
