@@ -7,6 +7,8 @@ import webbrowser
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
+from inspector.transports.base import message_of
+
 __all__ = ["BrowserOpener", "check_browser_url", "open_in_browser"]
 
 log = logging.getLogger(__name__)
@@ -22,7 +24,7 @@ def check_browser_url(url: str) -> str:
     try:
         parts = urlsplit(url)
     except ValueError as exc:
-        raise ValueError(f"refusing to open an invalid URL: {exc}") from None
+        raise ValueError(f"refusing to open an invalid URL: {message_of(exc)}") from None
     if parts.scheme.lower() not in ("http", "https"):
         raise ValueError(f"refusing to open a {parts.scheme or 'scheme-less'} URL in the browser (only http/https)")
     if not parts.hostname:
@@ -43,5 +45,5 @@ def open_in_browser(url: str, *, opener: BrowserOpener | None = None) -> bool:
     try:
         return bool((opener or _system_opener)(url))
     except webbrowser.Error as exc:
-        log.warning("could not open a browser: %s", exc)
+        log.warning("could not open a browser: %s", message_of(exc))
         return False

@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from inspector.transports.base import message_of
+
 __all__ = ["CONFORMANCE_CIMD_URL", "ConformanceSettings", "conformance_settings"]
 
 CONFORMANCE_CIMD_URL: Final = "https://conformance-test.local/client-metadata.json"
@@ -71,7 +73,7 @@ def conformance_settings(environ: Mapping[str, str] | None = None) -> Conformanc
         try:
             parsed = json.loads(raw)
         except ValueError as exc:
-            raise ValueError(f"{CONTEXT_ENV} is not valid JSON: {exc}") from None
+            raise ValueError(f"{CONTEXT_ENV} is not valid JSON: {message_of(exc)}") from None
         if not isinstance(parsed, dict):
             raise ValueError(f"{CONTEXT_ENV} must be a JSON object")
         context = parsed

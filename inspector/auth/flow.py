@@ -28,6 +28,7 @@ from inspector.auth.interactive import BrowserAuthorizer
 from inspector.auth.provider import InspectorOAuthProvider
 from inspector.auth.steps import StepCallback, StepRecorder
 from inspector.auth.storage import KeyringTokenStorage, clear_stored_authorization
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.store.secrets import SecretStore
 
 __all__ = ["DEFAULT_CLIENT_NAME", "BearerAuth", "bearer_auth", "build_oauth_auth", "clear_stored_authorization"]
@@ -114,6 +115,7 @@ def build_oauth_auth(
     callback_timeout: float = 300.0,
     verify: ssl.SSLContext | bool = True,
     secrets: SecretStore | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> InspectorOAuthProvider:
     """The OAuth ``httpx2.Auth`` for the MCP server at ``server_url``.
 
@@ -130,6 +132,8 @@ def build_oauth_auth(
     * ``verify``: TLS for the auto-approve requests - pass the transport's ``ssl.SSLContext`` (e.g.
       ``inspector.transports.http_common.ssl_context(ca_bundle)``); discovery, registration and token
       requests go through the transport's own client.
+    * ``limits``: bounds what the auto-approve requests read (``oauth_body_bytes`` for the answers, headers,
+      decompression); pass the connection's limits (the transport's client bounds the other OAuth requests).
     """
     if urlsplit(server_url).scheme not in ("http", "https"):
         raise ValueError(f"OAuth needs an http(s) server URL, not {server_url!r}")
@@ -168,7 +172,7 @@ def build_oauth_auth(
     recorder = StepRecorder(on_step)
     authorizer: HeadlessAuthorizer | BrowserAuthorizer
     if auto_approve:
-        authorizer = HeadlessAuthorizer(redirect, verify=verify, recorder=recorder)
+        authorizer = HeadlessAuthorizer(redirect, verify=verify, recorder=recorder, limits=limits)
     else:
         authorizer = BrowserAuthorizer(redirect, opener=opener, timeout=callback_timeout, recorder=recorder)
     return InspectorOAuthProvider(

@@ -21,6 +21,7 @@ from mcp.shared.auth import AuthorizationCodeResult
 from inspector.auth.steps import AuthStepKind, StepRecorder, exchange_of, mask_url
 from inspector.auth.urls import check_oauth_url
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
+from inspector.transports.base import message_of
 from inspector.transports.http_common import bounded
 
 __all__ = ["HeadlessAuthorizer"]
@@ -90,7 +91,7 @@ class HeadlessAuthorizer:
                 try:
                     check_oauth_url(url, what)  # nothing is fetched that breaks the rule
                 except ValueError as exc:
-                    raise OAuthFlowError(f"refusing to authorize: {exc}") from None
+                    raise OAuthFlowError(f"refusing to authorize: {message_of(exc)}") from None
                 what = "the authorization server's redirect to"
                 request = client.build_request("GET", url)
                 started = time.monotonic()

@@ -11,6 +11,7 @@ from inspector.auth.browser import BrowserOpener, open_in_browser
 from inspector.auth.callback import LoopbackCallback
 from inspector.auth.steps import AuthStepKind, StepRecorder, mask_url
 from inspector.auth.urls import check_oauth_url
+from inspector.transports.base import message_of
 
 __all__ = ["BrowserAuthorizer"]
 
@@ -48,7 +49,7 @@ class BrowserAuthorizer:
             await callback.start()
         except OSError as exc:
             raise OAuthFlowError(
-                f"cannot receive the authorization redirect on port {self._port} ({exc}); "
+                f"cannot receive the authorization redirect on port {self._port} ({message_of(exc)}); "
                 "close whatever uses it or clear the stored authorization"
             ) from exc
         self._callback = callback
@@ -67,7 +68,7 @@ class BrowserAuthorizer:
             opened = open_in_browser(authorization_url, opener=self._opener)
         except ValueError as exc:
             await self.close()
-            raise OAuthFlowError(f"refusing to authorize: {exc}") from exc
+            raise OAuthFlowError(f"refusing to authorize: {message_of(exc)}") from exc
         if not opened and recorder is not None:
             recorder.update(
                 summary="Open the authorization URL in a browser to continue",

@@ -12,7 +12,14 @@ URLs; authorization-server metadata in the spec's order), CIMD or dynamic regist
 * the token expiry and authorization-server metadata restored from storage, so a restart refreshes;
 * PKCE support checked in the metadata (absent ``code_challenge_methods_supported`` with S256: refuse);
 * user-chosen scopes (requested instead of the server's choice; added to on step-up and registration);
-* the token endpoint auth method of a client without one chosen from the server's metadata.
+* the token endpoint auth method of a client without one chosen from the server's metadata;
+* the OAuth URL rule (:mod:`inspector.auth.urls`) on the challenge's ``resource_metadata``, on the URL fields
+  of each metadata document as it arrives, on the endpoints before authorizing and on every request of the
+  flow before it is sent;
+* tokens that cannot go in an ``Authorization`` header refused before they are stored;
+* when the SDK fell back to default endpoints at the MCP server's origin and that failed, an error saying
+  what was wrong with the metadata (:mod:`inspector.auth.metadata`), or that there is no registration_endpoint;
+* a flow lock any task may release (see :class:`_FlowLock`).
 """
 
 from __future__ import annotations
@@ -20,16 +27,26 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from typing import Literal
+from types import TracebackType
+from typing import Literal, cast
 
+import anyio
 import httpx2
-from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider, OAuthFlowError, TokenStorage
-from mcp.client.auth.utils import extract_field_from_www_auth, union_scopes
+from mcp.client.auth import (
+    AuthorizationCodeResult,
+    OAuthClientProvider,
+    OAuthFlowError,
+    OAuthRegistrationError,
+    TokenStorage,
+)
+from mcp.client.auth.utils import extract_field_from_www_auth, extract_resource_metadata_from_www_auth, union_scopes
 from mcp.shared.auth import OAuthClientMetadata
 
+from inspector.auth.metadata import DiscoveryLog, Document, check_document_urls, document_of, short
 from inspector.auth.steps import AuthStep, AuthStepKind, StepRecorder, StepStatus, classify_request, exchange_of
 from inspector.auth.storage import KeyringTokenStorage
 from inspector.auth.urls import check_oauth_url
+from inspector.transports.base import message_of
 
 __all__ = ["InspectorOAuthProvider"]
 
@@ -40,6 +57,57 @@ MAX_STEP_UPS = 1
 
 def _scope_set(scope: str | None) -> frozenset[str]:
     return frozenset(scope.split()) if scope else frozenset()
+
+
+class _FlowLock:
+    """The lock the SDK holds around one auth flow, releasable from any task.
+
+    The SDK keeps ``context.lock`` (an ``anyio.Lock``) across the yields of its flow generator. When whoever
+    drives the flow drops it without closing it (an exception in ``send``, a wrapping ``httpx2.Auth`` that
+    does not close the flow it delegates to), the generator is closed later by the event loop's async-
+    generator finalizer in a task of its own; an ``anyio.Lock`` refuses to be released there ("The current
+    task is not holding this lock"), the finalizer task dies with a traceback, and the lock stays held, so
+    the next request hangs. A semaphore of one has no owner: the flow that ends releases it, wherever."""
+
+    def __init__(self) -> None:
+        self._semaphore = anyio.Semaphore(1)
+
+    async def __aenter__(self) -> None:
+        await self._semaphore.acquire()
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._semaphore.release()
+
+
+def check_token_body(body: bytes, what: str, *, whole: bool = True) -> None:
+    """The tokens of a token endpoint's JSON answer go into an ``Authorization`` header: each must be visible
+    ASCII (RFC 6750 ``b64token``), else OAuthFlowError naming the field and the rule. With ``whole``, an
+    answer that is not a JSON object with a non-empty ``access_token`` is refused too (a refresh answer like
+    that is left to the SDK, which then authorizes again)."""
+    try:
+        value = json.loads(body)
+    except ValueError as exc:
+        if not whole:
+            return
+        raise OAuthFlowError(f"the {what} is not JSON ({short(message_of(exc))})") from None
+    if not isinstance(value, dict):
+        if not whole:
+            return
+        raise OAuthFlowError(f"the {what} is not a JSON object")
+    if whole and (not isinstance(value.get("access_token"), str) or not value["access_token"]):
+        raise OAuthFlowError(f"the {what} has no access_token (a non-empty string)")
+    for name in ("access_token", "refresh_token", "token_type"):
+        token = value.get(name)
+        if not isinstance(token, str):
+            continue
+        bad = next(((i, ch) for i, ch in enumerate(token) if not 0x21 <= ord(ch) <= 0x7E), None)
+        if bad is not None:
+            raise OAuthFlowError(
+                f"refusing the {what}: its {name} holds U+{ord(bad[1]):04X} at position {bad[0]}; a bearer token "
+                "must be visible ASCII (RFC 6750), it could not be sent in an Authorization header"
+            )
 
 
 class InspectorOAuthProvider(OAuthClientProvider):
@@ -72,8 +140,13 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self._keyring = storage if isinstance(storage, KeyringTokenStorage) else None
         self._step_ups: dict[frozenset[str], int] = {}
         self._stepping_up = False
-        self._metadata_misses: list[str] = []
-        """Authorization-server metadata URLs that gave nothing usable in this flow (for the error message)."""
+        self._discovery = DiscoveryLog()
+        """What each metadata URL of this flow answered (for the error message when the flow fails)."""
+        self._fallback_registration: str | None = None
+        """The URL of a registration sent to the SDK's default endpoint (no ``registration_endpoint``)."""
+        self._fallback: str | None = None
+        """The first request of this flow sent to a default endpoint at the MCP server's origin (no metadata)."""
+        self.context.lock = cast(anyio.Lock, _FlowLock())
         self._storage_noticed = False
 
     # -- public extras -----------------------------------------------------------------------------
@@ -104,6 +177,8 @@ class InspectorOAuthProvider(OAuthClientProvider):
             first = True
             try:
                 outgoing = await inner.__anext__()
+                if outgoing is not request:  # a refresh before the request
+                    outgoing = self._adjust(outgoing, request)
                 while True:
                     started = time.monotonic()
                     response = yield outgoing
@@ -119,11 +194,12 @@ class InspectorOAuthProvider(OAuthClientProvider):
                             if action == "refresh":
                                 restart = refreshed = True
                                 break
+                            self._check_challenge(response)
                     else:
                         kind = classify_request(outgoing, request)
                         self.recorder.add(kind, exchange_of(outgoing, response, elapsed))
                         if kind is AuthStepKind.DISCOVERY:
-                            self._note_discovery(outgoing, response)
+                            await self._check_discovery(outgoing, response)
                     try:
                         outgoing = await inner.asend(response)
                     except StopAsyncIteration:
@@ -131,17 +207,71 @@ class InspectorOAuthProvider(OAuthClientProvider):
                     if outgoing is not request:
                         outgoing = self._adjust(outgoing, request)
             except Exception as exc:
-                cause = self._metadata_cause()
-                self.recorder.fail(str(exc) or type(exc).__name__)
-                if cause is not None and isinstance(exc, OAuthFlowError):
-                    # the SDK went on with default endpoints at the MCP server's origin: say what was wrong first
-                    raise OAuthFlowError(f"{cause}; then {str(exc) or type(exc).__name__}") from exc
-                raise
+                explained = self._explain(exc)
+                self.recorder.fail(message_of(explained))
+                if explained is exc:
+                    raise
+                raise explained from exc
             finally:
                 await inner.aclose()
             if not restart:
                 self.recorder.finish()
                 return
+
+    def _check_challenge(self, response: httpx2.Response) -> None:
+        """A new flow starts with the MCP server's challenge: its ``resource_metadata`` URL obeys the rule."""
+        self._discovery.clear()
+        self._fallback_registration = self._fallback = None
+        if response.status_code not in (401, 403):
+            return
+        url = extract_resource_metadata_from_www_auth(response)
+        if url is not None:
+            try:
+                check_oauth_url(url, "the MCP server's WWW-Authenticate resource_metadata")
+            except ValueError as exc:
+                raise OAuthFlowError(f"refusing to authorize: {message_of(exc)}") from None
+
+    async def _check_discovery(self, request: httpx2.Request, response: httpx2.Response) -> None:
+        """Remember what a metadata URL answered, and check the URL fields of a document as it arrives (before
+        the SDK fetches or opens any of them)."""
+        document = document_of(request.url)
+        body = await response.aread()
+        self._discovery.record(document, response, body)
+        if response.status_code == 200:
+            try:
+                check_document_urls(document, str(request.url), body)
+            except ValueError as exc:
+                raise OAuthFlowError(f"refusing to authorize: {message_of(exc)}") from None
+
+    def _explain(self, exc: Exception) -> Exception:
+        """The error to report for ``exc``: what was wrong with the metadata when the SDK went on with its
+        default endpoints at the MCP server's origin; an SDK message cut to one line; else ``exc`` itself."""
+        if not isinstance(exc, OAuthFlowError):
+            return exc
+        ctx = self.context
+        text = message_of(exc)
+        cause = self._discovery.cause(
+            have_prm=ctx.protected_resource_metadata is not None, have_asm=ctx.oauth_metadata is not None
+        )
+        if cause is not None:
+            if self._fallback is None:
+                return OAuthFlowError(f"{cause} ({short(text)})")
+            return OAuthFlowError(
+                f"{cause}; the SDK went on with default endpoints at the MCP server's origin "
+                f"({short(self._fallback)}), and then: {short(text)}"
+            )
+        if isinstance(exc, OAuthRegistrationError) and self._fallback_registration and ctx.oauth_metadata:
+            source = self._discovery.found.get(Document.ASM)
+            where = f"{Document.ASM.value} ({source})" if source else Document.ASM.value
+            return OAuthRegistrationError(
+                f"{where} has no registration_endpoint: the authorization server offers no dynamic client "
+                "registration; use a pre-registered client (client id and secret) or a client metadata URL "
+                f"(CIMD) if it supports one (the fallback registration at {short(self._fallback_registration)} "
+                f"failed: {short(text)})"
+            )
+        if short(text) != text:
+            return type(exc)(short(text))
+        return exc
 
     def _first_answer(self, request: httpx2.Request, response: httpx2.Response, refreshed: bool) -> _Action:
         """What to do with the server's first answer to ``request`` in this flow."""
@@ -180,9 +310,17 @@ class InspectorOAuthProvider(OAuthClientProvider):
         request also asks for the user's scopes (so the server lets us request them)."""
         kind = classify_request(request, original)
         try:
-            check_oauth_url(str(request.url), f"the OAuth {kind.value} request to")
+            check_oauth_url(str(request.url), f"the OAuth {kind.value} request's URL")
         except ValueError as exc:
-            raise OAuthFlowError(f"refusing to continue authorization: {exc}") from None
+            raise OAuthFlowError(f"refusing to continue authorization: {message_of(exc)}") from None
+        metadata = self.context.oauth_metadata
+        if kind is AuthStepKind.REGISTRATION and (metadata is None or metadata.registration_endpoint is None):
+            self._fallback_registration = str(request.url)
+        if self._fallback is None and (
+            (kind is AuthStepKind.REGISTRATION and self._fallback_registration)
+            or (kind in (AuthStepKind.TOKEN, AuthStepKind.REFRESH) and metadata is None)
+        ):
+            self._fallback = str(request.url)
         if not self.user_scopes or request.method != "POST" or "json" not in request.headers.get("content-type", ""):
             return request
         try:
@@ -240,22 +378,6 @@ class InspectorOAuthProvider(OAuthClientProvider):
             )
         return await super()._perform_authorization()
 
-    def _note_discovery(self, request: httpx2.Request, response: httpx2.Response) -> None:
-        """Remember why an authorization-server metadata URL gave nothing usable (status, content type)."""
-        if "oauth-authorization-server" not in request.url.path and "openid-configuration" not in request.url.path:
-            return
-        if response.status_code == 200 and "json" in response.headers.get("content-type", ""):
-            self._metadata_misses.clear()
-            return
-        media = response.headers.get("content-type", "no content type").split(";")[0].strip()
-        self._metadata_misses.append(f"{request.url} answered {response.status_code} ({media})")
-
-    def _metadata_cause(self) -> str | None:
-        """When no authorization-server metadata could be read: which URLs were tried and what they answered."""
-        if self.context.oauth_metadata is not None or not self._metadata_misses:
-            return None
-        return "the authorization server's metadata could not be read: " + "; ".join(self._metadata_misses[-4:])
-
     def _check_endpoints(self) -> None:
         """The authorization server's endpoints (from its metadata, or the SDK's defaults at the MCP server's
         origin when there was none) obey the OAuth URL rule, before the browser opens or anything is fetched."""
@@ -263,6 +385,7 @@ class InspectorOAuthProvider(OAuthClientProvider):
         if metadata is None:
             base = self.context.get_authorization_base_url(self.context.server_url)
             fields = {"authorization_endpoint (default, no metadata)": f"{base}/authorize"}
+            self._fallback = self._fallback or f"{base}/authorize"
             where = "the MCP server's"
         else:
             fields = {
@@ -275,25 +398,7 @@ class InspectorOAuthProvider(OAuthClientProvider):
             try:
                 check_oauth_url(url, f"{where} {name}")
             except ValueError as exc:
-                raise OAuthFlowError(f"refusing to authorize: {exc}") from None
-
-    def _check_tokens(self, field_source: str) -> None:
-        """Tokens go into an Authorization header: visible ASCII only (RFC 6750 b64token), else refused."""
-        tokens = self.context.current_tokens
-        if tokens is None:
-            return
-        for name in ("access_token", "refresh_token"):
-            value = getattr(tokens, name, None)
-            if not isinstance(value, str):
-                continue
-            bad = next(((i, ch) for i, ch in enumerate(value) if not 0x21 <= ord(ch) <= 0x7E), None)
-            if bad is not None or not value:
-                self.context.current_tokens = None
-                what = "is empty" if bad is None else f"holds U+{ord(bad[1]):04X} at position {bad[0]}"
-                raise OAuthFlowError(
-                    f"refusing the {field_source}: its {name} {what}; a bearer token must be visible ASCII "
-                    "(RFC 6750), it could not be sent in an Authorization header"
-                )
+                raise OAuthFlowError(f"refusing to authorize: {message_of(exc)}") from None
 
     def _settle_token_auth_method(self) -> None:
         """Give a client with a secret but no token endpoint auth method one the server supports."""
@@ -323,16 +428,21 @@ class InspectorOAuthProvider(OAuthClientProvider):
     async def _handle_token_response(self, response: httpx2.Response) -> None:
         if self._keyring is not None:
             self._keyring.server_metadata = self.context.oauth_metadata
+        if response.status_code in (200, 201):
+            check_token_body(await response.aread(), "token response")  # before anything is stored
         await super()._handle_token_response(response)
-        self._check_tokens("token response")
         self._notice_session_only()
 
     async def _handle_refresh_response(self, response: httpx2.Response) -> bool:
         if self._keyring is not None:
             self._keyring.server_metadata = self.context.oauth_metadata
+        if response.status_code == 200:
+            try:
+                check_token_body(await response.aread(), "refresh token response", whole=False)
+            except OAuthFlowError:
+                self.context.clear_tokens()
+                raise
         ok = await super()._handle_refresh_response(response)
-        if ok:
-            self._check_tokens("refresh token response")
         if not ok and self.recorder.current is not None and self.recorder.current.kind == AuthStepKind.REFRESH:
             self.recorder.finish(StepStatus.FAILED, f"refresh refused (HTTP {response.status_code}); authorizing again")
         return ok

@@ -13,9 +13,11 @@ import ipaddress
 from typing import Final
 from urllib.parse import urlsplit
 
+from inspector.transports.base import message_of
+
 __all__ = ["LOOPBACK_RULE", "check_oauth_url", "is_loopback_host", "oauth_url_problem"]
 
-LOOPBACK_RULE: Final = "OAuth requires https except on loopback (127.0.0.0/8, ::1, localhost)"
+LOOPBACK_RULE: Final = "OAuth requires https except on loopback: 127.0.0.0/8, ::1, localhost"
 
 
 def is_loopback_host(host: str) -> bool:
@@ -36,7 +38,7 @@ def oauth_url_problem(url: str) -> str | None:
         parts = urlsplit(url)
         host = parts.hostname or ""
     except ValueError as exc:
-        return f"is not a valid URL ({exc})"
+        return f"is not a valid URL ({message_of(exc)})"
     scheme = parts.scheme.lower()
     if scheme not in ("https", "http"):
         return f"is not an https URL ({scheme or 'no'} scheme; {LOOPBACK_RULE})"

@@ -105,6 +105,7 @@ def _oauth(opts: CliOptions, url: str) -> httpx2.Auth:
             scopes=opts.scopes or None,
             storage=storage,
             auto_approve=opts.auto_approve,
+            limits=opts.limits,
         )
     except ValueError as exc:
         raise UsageError(_message(exc)) from None
@@ -134,6 +135,8 @@ def _lazy_oauth(opts: CliOptions, url: str) -> httpx2.Auth:
                     outgoing = await flow.asend(response)
             except StopAsyncIteration:
                 return
+            finally:
+                await flow.aclose()  # in this task: the provider's flow holds a lock across its yields
 
     return LazyOAuth()
 

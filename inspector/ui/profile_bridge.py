@@ -181,6 +181,7 @@ class HttpTransportFactory:
                 cimd_url=a.cimd_url or None,
                 scopes=list(a.scopes) or None,
                 on_step=self.auth_feed.next_generation(),
+                limits=self.limits,
             )
         return None
 

@@ -77,10 +77,24 @@ class ServerOptions:
     access_token: str | None = None
     """Issue this access token instead of a random one (hostile values: CR/LF, megabytes)."""
     metadata_overrides: dict[str, Any] = field(default_factory=dict)
+    """Merged into the authorization-server metadata (e.g. an ``http://`` endpoint at a non-loopback host);
+    a value of None removes the field."""
+    prm_overrides: dict[str, Any] = field(default_factory=dict)
+    """Merged into the protected-resource metadata the same way."""
     metadata_status: int = 200
     """Status of the authorization-server metadata answer; anything else is answered with an HTML page, and
     registration is not offered at the MCP server's origin either (what a misconfigured server looks like)."""
-    """Merged into the authorization-server metadata (e.g. an ``http://`` endpoint at a non-loopback host)."""
+    challenge_resource_metadata: str | None = None
+    """The ``resource_metadata`` URL put in 401/403 challenges instead of the one this server serves."""
+    raw: dict[str, RawAnswer] = field(default_factory=dict)
+    """path -> the exact answer to any request for it (bodies that are not JSON, gzip bombs, redirects)."""
+
+
+@dataclass(frozen=True)
+class RawAnswer:
+    status: int = 200
+    body: bytes = b""
+    headers: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
 
 
 class LoopbackClient(OAuthClientInformationFull):
@@ -228,6 +242,11 @@ def build_mcp(base_url: str, provider: Provider) -> MCPServer:
     return mcp
 
 
+def _merged(document: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    merged = {**document, **overrides}
+    return {key: value for key, value in merged.items() if value is not None}
+
+
 async def _send_html(send: Any, status: int) -> None:
     body = b"<!doctype html><title>Not here</title><p>nothing to see"
     headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())]
@@ -295,16 +314,16 @@ class TestLayer:
             metadata["authorization_response_iss_parameter_supported"] = True
         if self.options.cimd:
             metadata["client_id_metadata_document_supported"] = True
-        metadata.update(self.options.metadata_overrides)
-        return metadata
+        return _merged(metadata, self.options.metadata_overrides)
 
     def prm(self) -> dict[str, Any]:
-        return {
+        prm = {
             "resource": f"{self.base_url}/mcp",
             "authorization_servers": [self.base_url],
             "scopes_supported": [READ],
             "bearer_methods_supported": ["header"],
         }
+        return _merged(prm, self.options.prm_overrides)
 
     def _record(self, scope: Scope, body: bytes) -> None:
         headers = {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
@@ -330,7 +349,15 @@ class TestLayer:
         body = await _read_body(receive)
         if path in ("/authorize", "/token", "/register", "/revoke") or path.startswith("/.well-known/"):
             self._record(scope, body)
-        if path == "/_test/events":
+        raw = self.options.raw.get(path)
+        if raw is not None:
+            if path not in ("/authorize", "/token", "/register", "/revoke") and not path.startswith("/.well-known/"):
+                self._record(scope, body)
+            headers = [(k.encode(), v.encode()) for k, v in raw.headers]
+            headers.append((b"content-length", str(len(raw.body)).encode()))
+            await send({"type": "http.response.start", "status": raw.status, "headers": headers})
+            await send({"type": "http.response.body", "body": raw.body})
+        elif path == "/_test/events":
             await _send_json(send, 200, self.events)
         elif path == "/_test/expire" and method == "POST":
             self.provider.expire_all()
@@ -345,6 +372,8 @@ class TestLayer:
             await _send_json(send, 200, self.prm())
         elif path == "/.well-known/oauth-protected-resource/mcp" and self.options.prm_at_root:
             await _send_json(send, 404, {"error": "not_found"})
+        elif path == "/.well-known/oauth-protected-resource/mcp" and self.options.prm_overrides:
+            await _send_json(send, 200, self.prm())
         elif path == "/mcp" and method == "POST" and await self._needs_step_up(scope, body):
             challenge = f'Bearer error="insufficient_scope", scope="{READ} {ADMIN}", error_description="needs {ADMIN}"'
             await _send_json(send, 403, {"error": "insufficient_scope"}, [(b"www-authenticate", self._www(challenge))])
@@ -366,7 +395,7 @@ class TestLayer:
 
     def _www(self, challenge: str) -> bytes:
         if self.options.resource_metadata_in_challenge:
-            challenge += f', resource_metadata="{self.prm_url}"'
+            challenge += f', resource_metadata="{self.options.challenge_resource_metadata or self.prm_url}"'
         return challenge.encode()
 
     def _rewriting(self, send: Send) -> Send:
