@@ -272,7 +272,8 @@ def _limits_from_json(value: Any, where: str) -> dict[str, int]:
         chosen = DEFAULT_LIMITS.overridden(obj)
     except ValueError as exc:
         raise ProfileFormatError(where, str(exc)) from None
-    return {name.strip().replace("-", "_"): getattr(chosen, name.strip().replace("-", "_")) for name in obj}
+    names = (str(name).strip().replace("-", "_") for name in obj)  # as Limits.overridden spells them
+    return {name: getattr(chosen, name) for name in names}
 
 
 def _version_at_least(version: str, minimum: str) -> bool:

@@ -213,11 +213,13 @@ class Transport(abc.ABC):
     def describe(self) -> str:
         """A short human description, e.g. the command line or the URL."""
 
+    _limits: Limits = DEFAULT_LIMITS
+    """Set from ``limits=`` by the transports that take it."""
+
     @property
     def limits(self) -> Limits:
         """The bounds this transport reads the server with (``limits=`` of its constructor)."""
-        limits = getattr(self, "_limits", None)
-        return limits if isinstance(limits, Limits) else DEFAULT_LIMITS
+        return self._limits
 
     def _read_gate(self) -> Awaitable[None] | None:
         """What ``backpressure`` says now (None: read on)."""
