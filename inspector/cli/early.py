@@ -8,15 +8,16 @@ server first and buffers its events until the connection, created after the impo
 from __future__ import annotations
 
 from inspector.transports.base import EventSink, Transport, TransportError, TransportEvent
+from inspector.transports.forwarding import ForwardingTransport
 
 __all__ = ["EarlyTransport"]
 
 
-class EarlyTransport(Transport):
+class EarlyTransport(ForwardingTransport):
     """Wraps a transport: ``prestart()`` opens it now; ``start(sink)`` replays what arrived meanwhile."""
 
     def __init__(self, inner: Transport) -> None:
-        self._inner = inner
+        self._inner: Transport = inner
         self._buffer: list[TransportEvent] = []
         self._sink: EventSink | None = None
         self._error: TransportError | None = None
@@ -49,14 +50,8 @@ class EarlyTransport(Transport):
         for event in buffered:
             sink(event)
 
-    async def send(self, frame: bytes) -> None:
-        await self._inner.send(frame)
-
     async def close(self) -> None:
         await self._inner.close()
 
     def describe(self) -> str:
         return self._inner.describe()
-
-    def on_negotiated(self, protocol_version: str) -> None:
-        self._inner.on_negotiated(protocol_version)

@@ -46,6 +46,9 @@ class WireMessage:
     """An outbound request sent although the server did not declare the capability."""
     latency: float | None = None
     """Seconds between a request and this response to it."""
+    headers: dict[str, str] = field(default_factory=dict)
+    """Outbound, modern era over HTTP: the per-message headers the transport adds (``MCP-Protocol-Version``,
+    ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``); stdio ignores them. Empty for everything else."""
 
     def text(self) -> str:
         return self.raw.decode("utf-8", "backslashreplace")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import abc
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
+from inspector.protocol.versions import Era
 
 __all__ = [
     "MASK",
@@ -190,7 +191,12 @@ Backpressure = Callable[[], Awaitable[None] | None]
 
 
 class Transport(abc.ABC):
-    """One connection to one server. Events go to the sink given to ``start``, in order."""
+    """One connection to one server. Events go to the sink given to ``start``, in order.
+
+    The era (:meth:`set_era`) says which shape of the transport the connection speaks: ``Era.HANDSHAKE``
+    (the default; 2024-11-05..2025-11-25) or ``Era.MODERN`` (2026-07-28: Streamable HTTP is stateless,
+    per-message headers, cancellation by closing a request's stream).
+    """
 
     backpressure: Backpressure | None = None
     """Set by the consumer (the connection: its recording's writer is far behind). Transports ask it after
@@ -202,8 +208,13 @@ class Transport(abc.ABC):
         """Open the connection (spawn, connect). Raise TransportError when that fails."""
 
     @abc.abstractmethod
-    async def send(self, frame: bytes) -> None:
-        """Send one JSON-RPC message (without framing; the transport adds it)."""
+    async def send(self, frame: bytes, headers: Mapping[str, str] | None = None) -> None:
+        """Send one JSON-RPC message (without framing; the transport adds it).
+
+        ``headers``: the message's own HTTP headers, computed by the session (``MCP-Protocol-Version``,
+        ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``); Streamable HTTP adds them to that message's POST,
+        the other transports ignore them.
+        """
 
     @abc.abstractmethod
     async def close(self) -> None:
@@ -226,6 +237,35 @@ class Transport(abc.ABC):
         ask = self.backpressure
         return None if ask is None else ask()
 
+    _era: Era = Era.HANDSHAKE
+    """What :meth:`set_era` said last (the class default: the handshake era, what every transport did first)."""
+
+    @property
+    def era(self) -> Era:
+        """The era the connection speaks over this transport (see :meth:`set_era`)."""
+        return self._era
+
+    def set_era(self, era: Era) -> None:
+        """The connection speaks ``era`` from the next message on.
+
+        Called synchronously before the first request of each connection attempt, and again when the
+        connection falls back to the other era on the same transport: switching back restores that era's
+        behaviour completely. Default: remember it.
+        """
+        self._era = era
+
+    @property
+    def carries_headers(self) -> bool:
+        """True when per-message headers reach the server (Streamable HTTP): then the 2026-07-28 header rules
+        apply (a tool with an invalid ``x-mcp-header`` annotation is dropped; other transports ignore them)."""
+        return False
+
+    @property
+    def cancels_by_closing(self) -> bool:
+        """True when this transport cancels a request by closing its response stream (``abandon``), so the
+        connection need not send ``notifications/cancelled`` (Streamable HTTP in the modern era)."""
+        return False
+
     def on_negotiated(self, protocol_version: str) -> None:  # noqa: B027 - an optional hook
         """The handshake settled on ``protocol_version`` (HTTP sends it as a header from now on).
 
@@ -238,5 +278,6 @@ class Transport(abc.ABC):
 
         Called synchronously by the connection once it failed them. A transport stops whatever it still does
         for them only (an HTTP transport stops resuming their response streams and cancels its waits) and
-        emits nothing more about them. Default: nothing.
+        emits nothing more about them (in the modern era Streamable HTTP closes their HTTP exchanges, which
+        cancels them on the server, and records that close as an ``HttpExchange``). Default: nothing.
         """

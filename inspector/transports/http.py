@@ -1,4 +1,4 @@
-"""The Streamable HTTP transport (MCP 2025-03-26 and later, handshake era), on httpx2.
+"""The Streamable HTTP transport (MCP 2025-03-26 and later, both eras), on httpx2.
 
 Every outgoing message is one POST to the endpoint (``Accept: application/json, text/event-stream``). A
 request's POST runs as its own task, so a long response stream never holds up the connection's writer;
@@ -26,7 +26,20 @@ Fallback: with ``sse_fallback=True``, when the first request's POST is answered 
 transport tries the legacy HTTP+SSE transport at the same URL (GET, ``endpoint`` event) and, if that
 works, hands everything to it for the rest of its life; other sends wait while this is decided.
 
-Every HTTP exchange is reported as an ``HttpExchange`` event (headers masked, SSE ids and retry).
+Modern era (``set_era(Era.MODERN)``, 2026-07-28): the transport is stateless. Each POST carries the
+per-message headers given to ``send`` (``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``,
+``Mcp-Param-*``; no negotiated version is added), never an ``Mcp-Session-Id`` (one the server sends is
+ignored, with a note); no GET stream is opened, no stream is resumed (a response stream that ends before
+its answer fails the request with one ``SendFailed``: it must be sent again), a 404 is an answer like any
+other status (its JSON-RPC error body, when it answers the request, is delivered as a frame), there is no
+legacy fallback (the connection falls back to the handshake era instead), and ``close`` sends no DELETE.
+Cancelling is closing: ``abandon`` closes the request's HTTP exchange (the server sees the disconnect),
+recorded as an ``HttpExchange`` "closed by the client"; a ``notifications/cancelled`` handed to ``send`` is
+not POSTed (the 2026-07-28 transport defines none; a note says so). ``set_era(Era.HANDSHAKE)`` afterwards
+forgets everything of the other era and behaves exactly as described above.
+
+Every HTTP exchange is reported as an ``HttpExchange`` event (headers masked, SSE ids and retry, the
+per-message headers included).
 """
 
 from __future__ import annotations
@@ -34,12 +47,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import re
 from collections.abc import Collection, Mapping
+from contextvars import ContextVar
 from typing import Final
 
 import httpx2
 
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
+from inspector.protocol.versions import Era
 from inspector.transports.base import (
     EventSink,
     FrameReceived,
@@ -64,6 +80,16 @@ _FALLBACK_STATUSES: Final = frozenset({400, 404, 405})
 _DELETE_TIMEOUT: Final = 5.0
 _HEADER_VALUE_MAX: Final = 8192
 """The longest session id or event id sent back as a header: servers commonly refuse longer header lines."""
+_TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP field name (RFC 9110 token)."""
+_TRANSPORT_OWNED: Final = frozenset(
+    {"accept", "content-type", "content-length", "host", "transfer-encoding", "mcp-session-id", "last-event-id"}
+)
+"""Headers the transport sets itself; a message's own headers may not name them."""
+_CANCELLED: Final = "notifications/cancelled"
+_POST_ERA: ContextVar[Era | None] = ContextVar("inspector_http_post_era", default=None)
+"""The era of the POST being answered in this task (set while ``_post`` runs), so that an answer is read by
+the rules it was sent under even if the connection switched eras meanwhile."""
 
 
 def _unsendable(value: str, *, utf8: bool = False) -> str | None:
@@ -82,6 +108,16 @@ def _unsendable(value: str, *, utf8: bool = False) -> str | None:
         if 0xD800 <= code <= 0xDFFF:
             return f"it holds the lone surrogate U+{code:04X} at position {at}"
     return None
+
+
+def _header_problem(name: str, value: str) -> str | None:
+    """Why a message's own header cannot be sent, or None."""
+    if not _TOKEN.fullmatch(name):
+        return f"{_shown(name)} is not a valid HTTP header name"
+    if name.lower() in _TRANSPORT_OWNED:
+        return f"{name} is set by the transport itself"
+    problem = _unsendable(value)
+    return None if problem is None else f"the value of {name} cannot be sent as it is: {problem}"
 
 
 def _shown(value: str) -> str:
@@ -150,6 +186,8 @@ class StreamableHttpTransport(HttpTransportBase):
         self._mode_known.set()
         self._delegate: HttpTransportBase | None = None
         self._close_task: asyncio.Task[None] | None = None
+        self._noted_session_id = False
+        """Modern era: the note about a session id the server sent anyway was emitted."""
 
     # ------------------------------------------------------------------ public
 
@@ -174,9 +212,46 @@ class StreamableHttpTransport(HttpTransportBase):
     def describe(self) -> str:
         return super().describe() + (" (legacy HTTP+SSE)" if self._delegate is not None else "")
 
+    @property
+    def cancels_by_closing(self) -> bool:
+        return self._delegate is None and self._era is Era.MODERN
+
+    @property
+    def carries_headers(self) -> bool:
+        return self._delegate is None
+
+    def set_era(self, era: Era) -> None:
+        """Switch eras. Leaving one forgets all of its state: the session (its stream for server-initiated
+        messages is cancelled, and a DELETE ends it on the server in the background), the negotiated version,
+        and whether the endpoint was established (so the first POST of the handshake era probes for the
+        legacy fallback again, as on a fresh transport). The same era again changes nothing."""
+        if self._delegate is not None:
+            self._delegate.set_era(era)
+        if era is self._era:
+            return
+        self._era = era
+        self._noted_session_id = False
+        if self._delegate is not None:
+            return
+        sid = self._session_id
+        self._session_id = None
+        self._want_listen = False
+        self._established = False
+        listening, self._listen_task = self._listen_task, None
+        if listening is not None:
+            listening.cancel()
+        if sid is not None and self._client is not None and not self._closing:
+            headers = self._mcp_headers(sid, accept=_ACCEPT_BOTH)  # (with the version negotiated in that session)
+            self._spawn(self._delete(sid, headers), name="http-delete")
+        self._protocol_version = None
+
     def on_negotiated(self, protocol_version: str) -> None:
+        """Handshake era: the version is sent on every later request, and the GET stream opens. Ignored in the
+        modern era (each message brings its version among its own headers)."""
         if self._delegate is not None:
             self._delegate.on_negotiated(protocol_version)
+            return
+        if self._era is Era.MODERN:
             return
         self._protocol_version = protocol_version
         self._want_listen = True
@@ -184,7 +259,9 @@ class StreamableHttpTransport(HttpTransportBase):
     def abandon(self, request_ids: Collection[MessageId]) -> None:
         """Stop following the response streams of these requests (they timed out or were cancelled): a wait
         to resume one, a resumption under way or the stream itself is cancelled once every request it waited
-        for ended; nothing more is emitted about them."""
+        for ended; nothing more is emitted about them. Modern era: the request's whole POST is cancelled,
+        whatever it is waiting for (the answer's headers, a JSON body, the stream), which closes its
+        connection (the server's cancellation signal); the close is recorded as an ``HttpExchange``."""
         if self._delegate is not None:
             self._delegate.abandon(request_ids)
             return
@@ -207,25 +284,46 @@ class StreamableHttpTransport(HttpTransportBase):
         self._sink = sink
         self._emit(TransportNote(f"Streamable HTTP endpoint {self.describe()}"))
 
-    async def send(self, frame: bytes) -> None:
+    async def send(self, frame: bytes, headers: Mapping[str, str] | None = None) -> None:
+        """POST one message; ``headers`` (the message's own: protocol version, method, name, parameters) go
+        on that POST. A header that cannot be sent fails the message (``SendFailed``) without sending it."""
         if self._delegate is not None:
-            await self._delegate.send(frame)
+            await self._delegate.send(frame, headers)
             return
         if self._sink is None:
             raise TransportError("transport not started")
         await self._mode_known.wait()
         if self._delegate is not None:
-            await self._delegate.send(frame)
+            await self._delegate.send(frame, headers)
             return
         if self._closing or self._closed_emitted:
             raise TransportError("transport is closed")
         info = peek(frame)
+        extra = dict(headers or {})
+        for name, value in extra.items():
+            problem = _header_problem(name, value)
+            if problem is not None:
+                self._fail(info, f"cannot send the {info.method or info.kind}: {problem}")
+                return
+        modern = self._era is Era.MODERN
+        if modern and info.kind == "notification" and info.method == _CANCELLED:
+            self._emit(
+                TransportNote(
+                    "notifications/cancelled not POSTed: over Streamable HTTP in 2026-07-28 closing the request's "
+                    "response stream is the cancellation"
+                )
+            )
+            return
         if not info.request_ids:
-            await self._post(frame, info)
+            await self._post(frame, info, extra)
+            return
+        if modern:
+            task = self._spawn(self._post_cancellable(frame, info, extra), name=f"http-post-{info.method}")
+            self._awaiting[task] = set(info.request_ids)  # abandon() cancels the whole POST
             return
         if self._sse_fallback and not self._established:
             self._mode_known.clear()  # later sends wait until this POST tells what the endpoint speaks
-        self._spawn(self._post(frame, info), name=f"http-post-{info.method}")
+        self._spawn(self._post(frame, info, extra), name=f"http-post-{info.method}")
 
     async def close(self) -> None:
         if self._delegate is not None:
@@ -249,21 +347,61 @@ class StreamableHttpTransport(HttpTransportBase):
             headers["MCP-Protocol-Version"] = self._protocol_version
         return headers
 
-    async def _post(self, frame: bytes, info: Peek) -> None:
-        probing = self._sse_fallback and not self._established and bool(info.request_ids)
-        sid = self._session_id
-        headers = self._mcp_headers(sid, accept=_ACCEPT_BOTH)
+    def _post_headers(self, sid: str | None, extra: Mapping[str, str], era: Era) -> dict[str, str]:
+        """A POST's headers: the transport's own, then the message's (which replace a negotiated version)."""
+        headers = self._mcp_headers(sid, accept=_ACCEPT_BOTH) if era is Era.HANDSHAKE else {"Accept": _ACCEPT_BOTH}
         headers["Content-Type"] = "application/json"
+        for name, value in extra.items():
+            for present in [key for key in headers if key.lower() == name.lower()]:
+                del headers[present]
+            headers[name] = value
+        return headers
+
+    def _answer_era(self) -> Era:
+        """The era of the POST this task answers (the transport's when none is under way)."""
+        return _POST_ERA.get() or self._era
+
+    async def _post_cancellable(self, frame: bytes, info: Peek, extra: Mapping[str, str]) -> None:
+        """A modern-era request's POST, which ``abandon`` may cancel at any point (quietly, for that reason)."""
+        task = asyncio.current_task()
+        assert task is not None
+        try:
+            await self._post(frame, info, extra, era=Era.MODERN)
+        except asyncio.CancelledError:
+            if task in self._abandoned and task.uncancel() == 0:
+                return  # every request it carried ended; the closed connection told the server
+            raise
+        finally:
+            self._awaiting.pop(task, None)
+            self._abandoned.discard(task)
+
+    async def _post(
+        self, frame: bytes, info: Peek, extra: Mapping[str, str] | None = None, *, era: Era | None = None
+    ) -> None:
+        era = self._era if era is None else era
+        token = _POST_ERA.set(era)
+        try:
+            await self._post_in(frame, info, extra or {}, era)
+        finally:
+            _POST_ERA.reset(token)
+
+    async def _post_in(self, frame: bytes, info: Peek, extra: Mapping[str, str], era: Era) -> None:
+        modern = era is Era.MODERN
+        probing = not modern and self._sse_fallback and not self._established and bool(info.request_ids)
+        sid = None if modern else self._session_id
+        headers = self._post_headers(sid, extra, era)
         try:
             try:
                 response, started = await self._request(
                     "POST", self._url, headers, content=frame, timeout=None if info.request_ids else self._timeout,
-                    carried=info.ids,
+                    carried=info.ids, record_cancel=modern,
                 )  # fmt: skip
             except NoAnswer as exc:
                 self._fail(info, exc.message, exc.error)
                 return
-            if sid is None and response.is_success:
+            if modern:
+                self._note_modern_answer(response)
+            elif sid is None and response.is_success:
                 refused = self._adopt_session(response)
                 if refused is not None:  # the session could not go on: this request fails, saying why
                     await self._read_head(response)
@@ -307,7 +445,7 @@ class StreamableHttpTransport(HttpTransportBase):
             return
         if not response.is_success:
             body = await self._read_head(response)
-            answer = peek(body) if media == "application/json" else None
+            answer = peek(body) if media == "application/json" or media.endswith("+json") else None
             if answer is not None and answer.kind == "response" and set(answer.ids) & set(info.request_ids):
                 self._answered(response, started, carried=info.ids + answer.ids)
                 self._emit(FrameReceived(body))  # a JSON-RPC error answering the request
@@ -326,7 +464,10 @@ class StreamableHttpTransport(HttpTransportBase):
         if media == "text/event-stream":
             self._answered(response, started, note="SSE response stream", carried=info.ids)
             self._posted()
-            await self._follow(sid, set(info.request_ids), response, started)
+            if self._answer_era() is Era.MODERN:
+                await self._stream_once(set(info.request_ids), response, started)
+            else:
+                await self._follow(sid, set(info.request_ids), response, started)
             return
         if media == "application/json" or media.endswith("+json"):
             body = await self._read_body(response)
@@ -366,13 +507,34 @@ class StreamableHttpTransport(HttpTransportBase):
                     TransportNote(f"the session id {_shown(sid)} has characters outside visible ASCII (used anyway)")
                 )
         self._session_id = sid or None
+        self._adopt_endpoint(response)
+        return None
+
+    def _adopt_endpoint(self, response: httpx2.Response) -> None:
+        """A redirect (followed on the same origin) to another URL makes that URL the endpoint."""
         if response.request.url != self._url:
             self._emit(TransportNote(f"the endpoint redirected; using {mask_url(response.request.url)} from now on"))
             self._url = response.request.url
-        return None
+
+    def _note_modern_answer(self, response: httpx2.Response) -> None:
+        """Modern era: a redirect that went through moves the endpoint; a session id is never adopted (once
+        per era, a note says the server sent one)."""
+        if response.is_success:
+            self._adopt_endpoint(response)
+        sid = response.headers.get("mcp-session-id")
+        if sid is not None and not self._noted_session_id:
+            self._noted_session_id = True
+            self._emit(
+                TransportNote(
+                    f"the server sent the session id {_shown(sid)}; 2026-07-28 has no sessions, so it is not sent back"
+                )
+            )
 
     def _posted(self) -> None:
-        """A POST went through: once the handshake settled, open the stream for server-initiated messages."""
+        """A POST went through: once the handshake settled, open the stream for server-initiated messages
+        (never in the modern era, which has no such stream)."""
+        if self._answer_era() is Era.MODERN:
+            return
         if self._want_listen and self._listen_task is None and not self._closing:
             self._want_listen = False
             self._listen_task = self._spawn(self._follow(self._session_id, None, None, 0.0), name="http-get-stream")
@@ -381,6 +543,25 @@ class StreamableHttpTransport(HttpTransportBase):
         self._emit(SendFailed(message, info.request_ids, error or TransportError(message)))
 
     # ------------------------------------------------------------------ SSE streams and resumption
+
+    async def _stream_once(self, awaiting: set[MessageId], response: httpx2.Response, started: float) -> None:
+        """Modern era: read a request's response stream to its answer. Streams cannot be resumed, so one that
+        ends before the answer fails the requests still waiting, with one line (they must be sent again)."""
+        seen, answered, _messages = await self._read_stream(response, started, awaiting, record_cancel=True)
+        if seen.breach is not None:
+            return  # the stream broke a limit: its requests failed with the limit's line
+        task = asyncio.current_task()
+        registered = self._awaiting.get(task) if task is not None else None
+        left = (registered if registered is not None else awaiting) - answered  # abandon() removed its ids
+        if not left:
+            return
+        if seen.error is not None:
+            how = f"broke before the answer arrived ({seen.error})"
+        else:
+            how = "was closed by the server before the answer arrived"
+        self._fail_ids(
+            left, f"the response stream {how}; 2026-07-28 streams cannot be resumed: the request must be sent again"
+        )
 
     async def _follow(
         self, sid: str | None, awaiting: set[MessageId] | None, response: httpx2.Response | None, started: float
@@ -531,7 +712,12 @@ class StreamableHttpTransport(HttpTransportBase):
         return None, 0.0, True
 
     async def _read_stream(
-        self, response: httpx2.Response, started: float, awaiting: set[MessageId] | None
+        self,
+        response: httpx2.Response,
+        started: float,
+        awaiting: set[MessageId] | None,
+        *,
+        record_cancel: bool = False,
     ) -> tuple[StreamEnd, set[MessageId], int]:
         """Hand the stream's messages on until the answers awaited arrived; which of them did, and how many
         JSON-RPC messages the stream delivered (what counts as progress for the reconnection budget)."""
@@ -555,8 +741,9 @@ class StreamableHttpTransport(HttpTransportBase):
             return awaiting is not None and bool(awaiting) and answered >= awaiting
 
         end = await self._read_sse(
-            response, started, on_event, carried=lambda: tuple(carried), done_note="stream done: the answer arrived"
-        )
+            response, started, on_event, carried=lambda: tuple(carried), done_note="stream done: the answer arrived",
+            record_cancel=record_cancel,
+        )  # fmt: skip
         if end.breach is not None:  # the stream broke a limit: it ends with the limit's line; a POST's stream
             # is not resumed (its ids fail, and count as done); the GET stream's end is for _follow to honour
             if awaiting is not None:
@@ -625,11 +812,11 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._close_client()
             self._emit(TransportClosed("closed by client", expected=True))
 
-    async def _delete(self, sid: str) -> None:
+    async def _delete(self, sid: str, headers: dict[str, str] | None = None) -> None:
+        if headers is None:
+            headers = self._mcp_headers(sid, accept=_ACCEPT_BOTH)
         try:
-            response, started = await self._request(
-                "DELETE", self._url, self._mcp_headers(sid, accept=_ACCEPT_BOTH), timeout=_DELETE_TIMEOUT
-            )
+            response, started = await self._request("DELETE", self._url, headers, timeout=_DELETE_TIMEOUT)
         except NoAnswer:
             return
         with contextlib.suppress(Exception):

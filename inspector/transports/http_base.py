@@ -52,6 +52,7 @@ _log = logging.getLogger(__name__)
 
 _MAX_REDIRECTS: Final = 5
 _CANCEL_WAIT: Final = 2.0
+_CANCELLED_NOTE: Final = "closed by the client (this cancels the request)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +229,7 @@ class HttpTransportBase(Transport):
         content: bytes | None = None,
         timeout: float | None = None,
         carried: tuple[MessageId, ...] = (),
+        record_cancel: bool = False,
     ) -> tuple[httpx2.Response, float]:
         """Send one request and return the (streaming) response and when it was sent.
 
@@ -235,6 +237,8 @@ class HttpTransportBase(Transport):
         of a GET), each hop recorded as an HttpExchange; responses of an auth flow (a 401 answered by the
         ``auth`` object) are recorded too. The final response's exchange is the caller's to record. Raises
         NoAnswer when no answer came. ``timeout``: a total bound for a short request (None: the client's).
+        ``record_cancel``: when the caller is cancelled while it waits for the answer, record the request (no
+        response, "closed by the client") before the cancellation goes on.
         """
         client = self._client
         if client is None:
@@ -248,6 +252,13 @@ class HttpTransportBase(Transport):
             started = loop.time()
             try:
                 response = await client.send(request, stream=True)
+            except asyncio.CancelledError:
+                if record_cancel:
+                    self._exchange(
+                        method, url, request.headers.multi_items(), None, started, note=_CANCELLED_NOTE,
+                        carried=carried,
+                    )  # fmt: skip
+                raise
             except Exception as exc:
                 message = request_error_message(exc, url)
                 self._exchange(method, url, request.headers.multi_items(), None, started, note=message, carried=carried)
@@ -318,10 +329,12 @@ class HttpTransportBase(Transport):
         carried: Callable[[], tuple[MessageId, ...]] = tuple,
         done_note: str = "",
         parser: SseParser | None = None,
+        record_cancel: bool = False,
     ) -> StreamEnd:
         """Feed the stream's events to ``on_event`` (True: stop reading) and close it. The stream's end is
         recorded as an HttpExchange (last event id, retry, ``carried()`` ids, and how it ended); when the
-        reader is cancelled nothing is recorded. ``parser``: one built (and bounded) by the caller; by
+        reader is cancelled nothing is recorded (``record_cancel``: the close is recorded, "closed by the
+        client", before the cancellation goes on). ``parser``: one built (and bounded) by the caller; by
         default one bounded by ``limits``. A breach of a limit ends the stream: ``StreamEnd.breach``, and
         ``error`` is its one line."""
         if parser is None:
@@ -349,6 +362,15 @@ class HttpTransportBase(Transport):
                 error = f"stream broke: {request_error_message(exc, response.request.url)}"
         except SseError as exc:
             error = f"stream unreadable: {message_of(exc)}"
+        except asyncio.CancelledError:
+            if record_cancel:
+                await response.aclose()  # closing the connection is what tells the server
+                request = response.request
+                self._exchange(
+                    request.method, request.url, request.headers.multi_items(), response, started,
+                    note=_CANCELLED_NOTE, carried=carried(), event_id=parser.last_event_id, retry=parser.retry,
+                )  # fmt: skip
+            raise
         finally:
             unfinished = parser.close()
             await response.aclose()

@@ -112,7 +112,8 @@ class LegacySseTransport(HttpTransportBase):
         await self._close_client()
         self._closed_emitted = True
 
-    async def send(self, frame: bytes) -> None:
+    async def send(self, frame: bytes, headers: Mapping[str, str] | None = None) -> None:
+        """POST one message to the endpoint; ``headers`` are ignored (the 2024-11-05 transport has none)."""
         endpoint = self._endpoint
         if endpoint is None:
             raise TransportError("transport not started")

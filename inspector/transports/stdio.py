@@ -219,7 +219,8 @@ class StdioTransport(Transport):
             raise TransportError(f"cannot start {self._command}: {message_of(exc)}") from exc
         return asyncio.subprocess.Process(transport, protocol, loop), protocol.exited
 
-    async def send(self, frame: bytes) -> None:
+    async def send(self, frame: bytes, headers: Mapping[str, str] | None = None) -> None:
+        """Write one line to the server's stdin; ``headers`` are ignored (stdio has no header layer)."""
         proc = self._proc
         if proc is None:
             raise TransportError("transport not started")

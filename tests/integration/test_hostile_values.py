@@ -17,7 +17,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -218,11 +218,11 @@ class BreakingTransport(Transport):
     async def start(self, sink: EventSink) -> None:
         await self.inner.start(sink)
 
-    async def send(self, frame: bytes) -> None:
+    async def send(self, frame: bytes, headers: Mapping[str, str] | None = None) -> None:
         self.sent += 1
         if self.sent >= self.fail_at:
             raise self.exc
-        await self.inner.send(frame)
+        await self.inner.send(frame, headers)
 
     async def close(self) -> None:
         await self.inner.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 
 import pytest
 
@@ -76,7 +77,7 @@ class FakeTransport(Transport):
         sink(TransportNote("started"))
         sink(StderrLine("booting"))
 
-    async def send(self, frame: bytes) -> None:
+    async def send(self, frame: bytes, headers: Mapping[str, str] | None = None) -> None:
         self.sent.append(frame)
 
     async def close(self) -> None:

@@ -1,0 +1,252 @@
+"""A 2026-07-28-shaped Streamable HTTP server for testing the transport's modern era (stdlib only, in-process).
+
+``with ModernHttpServer() as server:`` listens on 127.0.0.1 (a free port) in a background thread;
+``server.url()`` is its endpoint (``/mcp``). Every request is kept in ``server.requests`` (method, path, the
+headers as received, in order, and the body). Every response closes its connection; SSE streams use chunked
+encoding, so that a stream the server *drops* (closed without the final chunk) differs from one it *ends*.
+
+It is stateless like a 2026-07-28 server, but mints an ``Mcp-Session-Id`` on every answer (``session_id``;
+None: none) to show that the client does not adopt it. GET and DELETE: 405. POST, by JSON-RPC method:
+
+========================  ===================================================================================
+a notification            202
+``server/discover``       200 JSON, a ``DiscoverResult``
+``tools/call``            by ``params.name``: ``echo`` an SSE stream (a priming event with an id and
+                          ``retry``, then the result, echoing ``arguments.text``); ``drop`` priming, one
+                          ``notifications/progress``, then the connection is dropped; ``end`` the same but the
+                          stream is ended cleanly, without an answer; ``hold`` priming, then nothing until the
+                          client closes the exchange; ``hold_json`` no answer at all (not even headers) until
+                          the client closes the exchange
+``null/id``               400 JSON, a JSON-RPC error whose id is null
+``plain/404``             404 ``text/plain`` (what a server that is no MCP endpoint says)
+anything else             404 JSON, a JSON-RPC error -32601 (Method not found) for the request's id
+========================  ===================================================================================
+
+``server.closed_by_client``: the JSON-RPC ids of the ``hold`` / ``hold_json`` requests whose exchange the
+client closed (seen by the server as the connection's end).
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import select
+import socket
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ModernHttpServer", "Seen"]
+
+MAX_HOLD_SECONDS = 30.0
+
+
+@dataclass
+class Seen:
+    method: str
+    path: str
+    header_list: list[tuple[str, str]]
+    """Every header as received (names lower-cased), duplicates kept."""
+    body: bytes
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return dict(self.header_list)
+
+    def all(self, name: str) -> list[str]:
+        return [value for key, value in self.header_list if key == name.lower()]
+
+    def json(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+class ModernHttpServer:
+    def __init__(self) -> None:
+        self.requests: list[Seen] = []
+        self.closed_by_client: list[Any] = []
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+        self.session_id: str | None = "minted-by-the-server"
+        outer = self
+
+        class Handler(_Handler):
+            server_state = outer
+
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> ModernHttpServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(10)
+
+    def url(self, path: str = "/mcp") -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}{path}"
+
+    def seen(self, method: str | None = None) -> list[Seen]:
+        with self.lock:
+            return [r for r in self.requests if method is None or r.method == method]
+
+    def rpc_methods(self) -> list[str | None]:
+        return [(r.json() or {}).get("method") for r in self.seen("POST")]
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    server_state: ModernHttpServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _record(self) -> Seen:
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else b""
+        pairs = [(name.lower(), value) for name, value in self.headers.items()]
+        seen = Seen(self.command, self.path.split("?", 1)[0], pairs, body)
+        with self.server_state.lock:
+            self.server_state.requests.append(seen)
+        return seen
+
+    def _common_headers(self) -> None:
+        sid = self.server_state.session_id
+        if sid is not None:
+            self.send_header("Mcp-Session-Id", sid)
+        self.send_header("Connection", "close")
+
+    def _send(self, status: int, body: bytes = b"", content_type: str | None = None, **headers: str) -> None:
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in headers.items():
+            self.send_header(name.replace("_", "-"), value)
+        self.send_header("Content-Length", str(len(body)))
+        self._common_headers()
+        self.end_headers()
+        self.wfile.write(body)
+        self.close_connection = True
+
+    def _json(self, status: int, value: Any) -> None:
+        self._send(status, json.dumps(value).encode(), "application/json")
+
+    def _start_stream(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Transfer-Encoding", "chunked")
+        self._common_headers()
+        self.end_headers()
+        self.close_connection = True
+
+    def _chunk(self, text: str) -> bool:
+        data = text.encode()
+        try:
+            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+            self.wfile.flush()
+        except OSError:
+            return False
+        return True
+
+    def _event(self, event_id: str, message: dict[str, Any]) -> bool:
+        return self._chunk(f"id: {event_id}\nevent: message\ndata: {json.dumps(message)}\n\n")
+
+    def _end_stream(self) -> None:
+        try:
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except OSError:
+            pass
+
+    def _wait_for_client_close(self, rid: Any) -> None:
+        """Block until the client closes the connection (the request body is read: any readability is EOF)."""
+        sock: socket.socket = self.connection
+        deadline = time.monotonic() + MAX_HOLD_SECONDS
+        while time.monotonic() < deadline and not self.server_state.stopping.is_set():
+            readable, _, _ = select.select([sock], [], [], 0.02)
+            if not readable:
+                continue
+            try:
+                data = sock.recv(1, socket.MSG_PEEK)
+            except OSError:
+                data = b""
+            if not data:
+                with self.server_state.lock:
+                    self.server_state.closed_by_client.append(rid)
+                return
+
+    # ------------------------------------------------------------------ routing
+
+    def do_GET(self) -> None:
+        self._record()
+        self._send(405, b"", None, Allow="POST")
+
+    def do_DELETE(self) -> None:
+        self._record()
+        self._send(405, b"", None, Allow="POST")
+
+    def do_POST(self) -> None:
+        seen = self._record()
+        try:
+            message = json.loads(seen.body)
+        except ValueError:
+            self._json(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+            return
+        if not isinstance(message, dict) or "method" not in message:
+            self._json(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Invalid Request"}})
+            return
+        if "id" not in message:
+            self._send(202)
+            return
+        rid, method = message["id"], message["method"]
+        params = message.get("params") or {}
+        if method == "server/discover":
+            result = {"resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}
+            self._json(200, {"jsonrpc": "2.0", "id": rid, "result": result})
+        elif method == "tools/call":
+            self._tool(rid, params)
+        elif method == "null/id":
+            self._json(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "no id for you"}})
+        elif method == "plain/404":
+            self._send(404, b"Not Found\n", "text/plain")
+        else:
+            error = {"code": -32601, "message": f"Method not found: {method}"}
+            self._json(404, {"jsonrpc": "2.0", "id": rid, "error": error})
+
+    def _tool(self, rid: Any, params: dict[str, Any]) -> None:
+        name = params.get("name")
+        if name == "hold_json":
+            self._wait_for_client_close(rid)
+            return
+        self._start_stream()
+        if not self._chunk("id: s-0\nretry: 10\ndata:\n\n"):
+            return
+        if name == "echo":
+            text = (params.get("arguments") or {}).get("text", "")
+            result = {"resultType": "complete", "content": [{"type": "text", "text": f"echo: {text}"}]}
+            self._event("s-1", {"jsonrpc": "2.0", "id": rid, "result": result})
+            self._end_stream()
+        elif name in ("drop", "end"):
+            progress = {"progressToken": rid, "progress": 1, "total": 2}
+            self._event("s-1", {"jsonrpc": "2.0", "method": "notifications/progress", "params": progress})
+            if name == "end":
+                self._end_stream()
+            # "drop": return without the final chunk; the connection closes in the middle of the body
+        elif name == "hold":
+            self._wait_for_client_close(rid)
+        else:
+            error = {"code": -32602, "message": f"Unknown tool: {name}"}
+            self._event("s-1", {"jsonrpc": "2.0", "id": rid, "error": error})
+            self._end_stream()
