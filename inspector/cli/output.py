@@ -19,11 +19,13 @@ from typing import Any, Final, TextIO
 from inspector.cli.coerce import declared_types
 from inspector.cli.errors import CliFailure
 from inspector.cli.terminal import escape_json, escape_line, escape_text, write
+from inspector.protocol.error_codes import explain_error
 
 __all__ = [
     "Reporter",
     "dump_json",
     "error_document",
+    "explain_failure",
     "pretty_json",
     "render_text",
     "report_failure",
@@ -313,9 +315,26 @@ class Reporter:
             write(self.err, f"error: {message}:\n" + "\n".join(violation_lines(diagnostics)) + "\n")
 
 
+def explain_failure(failure: CliFailure) -> str | None:
+    """What a server's error code means (MCP's own codes), for a failure that carries one; else None."""
+    if failure.kind != "protocol" or failure.code is None:
+        return None
+    method = failure.extra.get("method")
+    return explain_error(failure.code, failure.message, failure.data, method if isinstance(method, str) else None)
+
+
 def report_failure(failure: CliFailure, fmt: str, err: TextIO) -> None:
-    """A failure as one line on stderr (one ``{"error": ...}`` object with ``--format json``), terminal-safe."""
+    """A failure as one line on stderr (one ``{"error": ...}`` object with ``--format json``), terminal-safe.
+
+    A server error with an MCP meaning gets its explanation: after the line (`` — ...``), or as
+    ``"explanation"`` in the JSON object.
+    """
+    explanation = explain_failure(failure)
     if fmt == "json":
-        write(err, error_document(failure.to_json()) + "\n", json=True)
+        document = failure.to_json()
+        if explanation is not None:
+            document["explanation"] = explanation
+        write(err, error_document(document) + "\n", json=True)
     else:
-        write(err, escape_line(failure.line()) + "\n")
+        line = failure.line() + (f" — {explanation}" if explanation is not None else "")
+        write(err, escape_line(line) + "\n")

@@ -17,13 +17,16 @@ from inspector.protocol.wire import RequestId
 
 __all__ = [
     "ERROR_NAMES",
+    "HEADER_MISMATCH",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
     "METHOD_NOT_FOUND",
+    "MISSING_REQUIRED_CLIENT_CAPABILITY",
     "PARSE_ERROR",
     "REQUEST_TIMEOUT",
     "RESOURCE_NOT_FOUND",
+    "UNSUPPORTED_PROTOCOL_VERSION",
     "URL_ELICITATION_REQUIRED",
     "ErrorResponse",
     "Invalid",
@@ -46,8 +49,17 @@ METHOD_NOT_FOUND: Final = -32601
 INVALID_PARAMS: Final = -32602
 INTERNAL_ERROR: Final = -32603
 REQUEST_TIMEOUT: Final = -32001
+"""Not a protocol code: what SDKs use for a request they gave up waiting for."""
 RESOURCE_NOT_FOUND: Final = -32002
+"""Resource not found up to 2025-11-25; 2026-07-28 answers ``INVALID_PARAMS`` instead (still accepted)."""
 URL_ELICITATION_REQUIRED: Final = -32042
+"""2025-11-25 only."""
+HEADER_MISMATCH: Final = -32020
+"""2026-07-28: the HTTP headers do not match the body, or required ones are missing or malformed."""
+MISSING_REQUIRED_CLIENT_CAPABILITY: Final = -32021
+"""2026-07-28: the request needs a client capability it did not declare (``data.requiredCapabilities``)."""
+UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
+"""2026-07-28: the server does not serve the requested version (``data.supported``, ``data.requested``)."""
 
 ERROR_NAMES: Final[dict[int, str]] = {
     PARSE_ERROR: "Parse error",
@@ -58,9 +70,9 @@ ERROR_NAMES: Final[dict[int, str]] = {
     REQUEST_TIMEOUT: "Request timeout",
     RESOURCE_NOT_FOUND: "Resource not found",
     URL_ELICITATION_REQUIRED: "URL elicitation required",
-    -32020: "Missing required client capability",
-    -32021: "Unsupported protocol version",
-    -32022: "Invalid request state",
+    HEADER_MISMATCH: "Header mismatch",
+    MISSING_REQUIRED_CLIENT_CAPABILITY: "Missing required client capability",
+    UNSUPPORTED_PROTOCOL_VERSION: "Unsupported protocol version",
 }
 
 _ENVELOPE_KEYS: Final = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
