@@ -1,7 +1,19 @@
-"""Connection = transport + session, with an awaitable API for every handshake-era method.
+"""Connection = transport + session, with an awaitable API for every MCP method of both eras.
 
-The session (sans-I/O) decides; this class moves bytes, keeps futures keyed by request id,
-runs the server-request handlers as tasks, and arms one timer for the nearest deadline.
+The session (sans-I/O) decides; this class moves bytes, keeps futures keyed by request id
+(:mod:`inspector.client.outstanding`), runs the server-request handlers as tasks, and arms one timer for the
+nearest deadline.
+
+Eras (``protocol_era``): ``legacy`` opens with ``initialize``; ``modern`` with ``server/discover``
+(2026-07-28); ``auto`` (the default) tries ``server/discover`` first and falls back to ``initialize`` on any
+answer that is not a valid modern one, or when none comes within ``discover_timeout`` — never keyed on one
+error code; a modern server refusing the version (-32022) is not a reason to fall back. Which era was chosen
+and why is in :attr:`ServerInfo.era` / :attr:`ServerInfo.era_reason`. Sessions are built by the one factory
+``inspector.protocol.session.new_session``, here and in renewal.
+
+Multi-round-trip requests (2026-07-28): an ``input_required`` answer is answered through the same
+``handlers`` as the handshake era's server requests, one input after another, and the request is retried
+under a new id; the caller awaits one logical request throughout.
 
 Session expiry and requests the transport could not deliver (HTTP): see :mod:`inspector.client.renewal`.
 
@@ -17,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import itertools
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -43,12 +56,16 @@ from inspector.client.handlers import (
     ServerRequestHandlers,
     current_request,
 )
+from inspector.client.listen import Subscription, subscription_id
+from inspector.client.outstanding import Outstanding, ProgressCallback
 from inspector.client.renewal import DeliveryFailed, SessionRenewal
 from inspector.protocol import session as _session
+from inspector.protocol.capabilities import has_capability
 from inspector.protocol.diagnostics import Diagnostic, Severity
 from inspector.protocol.events import (
     HandshakeCompleted,
     HandshakeFailed,
+    InputRequested,
     NotificationReceived,
     ProgressReceived,
     Received,
@@ -57,11 +74,12 @@ from inspector.protocol.events import (
     RequestReceived,
     ResponseReceived,
 )
-from inspector.protocol.jsonrpc import INTERNAL_ERROR
+from inspector.protocol.jsonrpc import INTERNAL_ERROR, UNSUPPORTED_PROTOCOL_VERSION
 from inspector.protocol.limits import Limits
+from inspector.protocol.mcp_headers import is_header_mismatch
 from inspector.protocol.pagination import Paginator
-from inspector.protocol.session import ClientSession, SessionState, Timeouts
-from inspector.protocol.versions import DEFAULT_VERSION
+from inspector.protocol.session import ClientSession, SessionOffer, SessionState, Timeouts, new_session
+from inspector.protocol.versions import DEFAULT_VERSION, MODERN_VERSION, MODERN_VERSIONS, Era, EraChoice, era_of
 from inspector.protocol.wire import RequestId, WireMessage
 from inspector.transports.base import (
     DataReceived,
@@ -73,11 +91,14 @@ from inspector.transports.base import (
     TransportClosed,
     TransportError,
     TransportEvent,
+    TransportNote,
 )
+from inspector.transports.http_common import HttpAuthError
 
 __all__ = ["Connection", "DeliveryFailed", "ProgressCallback", "Recorder", "ServerInfo"]
 
-ProgressCallback = Callable[[float, float | None, str | None], None]
+DISCOVER_TIMEOUT: Final = 5.0
+"""Seconds ``auto`` waits for an answer to server/discover before it tries initialize."""
 
 
 class Recorder(Protocol):
@@ -112,9 +133,12 @@ class ServerInfo:
     result: dict[str, Any]
     elapsed: float
     """Seconds from starting the transport to the end of the handshake."""
+    era: Era = Era.HANDSHAKE
+    era_reason: str = ""
+    """Why this era: what was asked for, and in ``auto`` what the server's answer to server/discover was."""
 
 
-class Connection(SessionRenewal):
+class Connection:
     """One live session with one server."""
 
     def __init__(
@@ -132,22 +156,45 @@ class Connection(SessionRenewal):
         on_transport_event: Callable[[TransportEvent], None] | None = None,
         validate: bool = True,
         limits: Limits | None = None,
+        protocol_era: EraChoice | str = EraChoice.AUTO,
+        discover_timeout: float = DISCOVER_TIMEOUT,
+        listen_for_changes: bool = False,
+        log_level: str | None = None,
     ) -> None:
-        """``limits``: what the session bounds (a message's size); None: the transport's own limits."""
+        """``limits``: what the session bounds (a message's size); None: the transport's own limits.
+        ``protocol_version``: the version offered in its era (a handshake-era one is offered by ``initialize``
+        in ``legacy`` and ``auto``; 2026-07-28 means ``modern`` unless ``protocol_era`` says otherwise).
+        ``listen_for_changes``: in 2026-07-28, open a ``subscriptions/listen`` stream for the list changes the
+        server declares (``listChanged``) right after connecting, so that those notifications arrive as they do
+        in the handshake era (a window keeps its lists fresh with them). ``log_level``: in 2026-07-28 the level
+        every request asks log messages for (None: none; ``set_logging_level`` changes it)."""
         self.transport = transport
         transport.backpressure = self._backpressure
         self.timeouts = timeouts or Timeouts()
-        self._init_renewal()
-        self.session = ClientSession(
-            protocol_version=protocol_version,
-            capabilities=capabilities,
-            client_info=client_info,
-            id_generator=self._ids,
-            clock=time.monotonic,
-            default_timeouts=self.timeouts,
-            validate=validate,
-            limits=limits if limits is not None else transport.limits,
-        )
+        choice = EraChoice(protocol_era)
+        if era_of(protocol_version) is Era.MODERN:
+            if choice is EraChoice.LEGACY:
+                raise ValueError(f"protocol version {protocol_version} is not a handshake-era (legacy) version")
+            choice = EraChoice.MODERN if choice is EraChoice.MODERN or protocol_era == EraChoice.AUTO else choice
+            handshake_version = DEFAULT_VERSION
+        else:
+            handshake_version = protocol_version
+        self.protocol_era = choice
+        self.discover_timeout = discover_timeout
+        caps = dict(capabilities or {})
+        self._offers = {
+            Era.HANDSHAKE: SessionOffer(handshake_version, caps, client_info),
+            Era.MODERN: SessionOffer(MODERN_VERSION, caps, client_info),
+        }
+        self._validate = validate
+        self._limits = limits if limits is not None else transport.limits
+        self._ids = itertools.count(1)
+        """Shared by every session of this connection, so that ids stay unique across sessions."""
+        self._era = Era.HANDSHAKE if choice is EraChoice.LEGACY else Era.MODERN
+        self._log_level = log_level
+        self.session = self.new_session()
+        self.outstanding = Outstanding()
+        self.renewal = SessionRenewal(self)
         self.handlers: ServerRequestHandlers = handlers or HeadlessHandlers()
         self.recorder = recorder
         self.on_notification = on_notification
@@ -157,9 +204,15 @@ class Connection(SessionRenewal):
         self.stderr_tail: deque[str] = deque(maxlen=50)
         self.server: ServerInfo | None = None
         self.closed_event: TransportClosed | None = None
-        self._futures: dict[RequestId, asyncio.Future[Any]] = {}
-        self._progress: dict[RequestId, ProgressCallback] = {}
         self._handler_tasks: dict[RequestId, asyncio.Task[None]] = {}
+        self._input_tasks: dict[RequestId, asyncio.Task[None]] = {}
+        self._streams: dict[RequestId, Callable[[NotificationReceived], None]] = {}
+        """Open ``subscriptions/listen`` requests -> who gets the notifications that carry their id."""
+        self._resource_listen: Subscription | None = None
+        self.listen_for_changes = listen_for_changes
+        self.change_listen: Subscription | None = None
+        """The stream ``listen_for_changes`` opened (None: none)."""
+        self._resource_uris: list[str] = []
         self._sendq: deque[WireMessage] = deque()
         self._writer: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -195,31 +248,117 @@ class Connection(SessionRenewal):
             raise ConnectFailed(f"could not start {self.transport.describe()}: {describe_exception(exc)}") from None
         if self.closed_event is not None:
             raise ConnectFailed(self._lost_reason(self.closed_event))
-        rid = self.session.start()
+        if self.protocol_era is EraChoice.AUTO:
+            result, reason = await self._open_auto()
+        else:
+            result = await self._open(self._era)
+            reason = f"{self.protocol_era.value} asked for ({self.session.opening_method})"
+        s = self.session
+        self.server = ServerInfo(
+            s.protocol_version, s.server_info, s.server_capabilities, s.instructions, result,
+            time.monotonic() - t0, s.era, reason,
+        )  # fmt: skip
+        if self.listen_for_changes and s.era is Era.MODERN:
+            await self._listen_for_changes()
+        return self.server
+
+    async def _listen_for_changes(self) -> None:
+        caps = self.session.server_capabilities
+        wanted = {
+            key: True
+            for cap, key in (("tools", "toolsListChanged"), ("prompts", "promptsListChanged"),
+                             ("resources", "resourcesListChanged"))
+            if has_capability(caps, f"{cap}.listChanged")
+        }  # fmt: skip
+        if not wanted:
+            return
+        try:
+            self.change_listen = await self.listen(wanted)
+        except ClientError as exc:  # the session works without it; say why the lists will not refresh
+            self._note(f"subscriptions/listen for list changes failed: {message_of(exc)}")
+
+    def new_session(self) -> ClientSession:
+        """A fresh session of the era in use (the one factory; renewal uses it too)."""
+        session = new_session(
+            self._offers[self._era],
+            id_generator=self._ids,
+            clock=time.monotonic,
+            default_timeouts=self.timeouts,
+            validate=self._validate,
+            limits=self._limits,
+        )
+        session.cancel_notifies = not self.transport.cancels_by_closing
+        session.header_rules = self.transport.carries_headers
+        session.log_level = self._log_level
+        return session
+
+    async def _open_auto(self) -> tuple[Any, str]:
+        """server/discover first; initialize when the answer is not a valid modern one or does not come."""
+        try:
+            result = await self._open(Era.MODERN, timeout=self.discover_timeout, fallible=True)
+        except _NotModern as exc:
+            if self.closed_event is not None:
+                raise ConnectFailed(self._lost_reason(self.closed_event)) from None
+            self._note(f"server/discover: {exc}; trying initialize (handshake era)")
+            self._era = Era.HANDSHAKE
+            self.session = self.new_session()
+            result = await self._open(Era.HANDSHAKE)
+            return result, f"auto: server/discover {exc}, so initialize"
+        return result, "auto: the server answered server/discover with 2026-07-28"
+
+    async def _open(
+        self, era: Era, *, timeout: float | None = None, fallible: bool = False, retried: bool = False
+    ) -> Any:
+        """Run the opening exchange of ``era`` on ``self.session``. With ``fallible``, what says the server
+        is not a modern one raises ``_NotModern`` (the caller tries initialize) instead of ConnectFailed.
+        A modern refusal of the version (-32022) naming a modern version we speak is retried once with it."""
+        assert self._loop is not None
+        self._era = era
+        self.transport.set_era(era)
+        self.session.cancel_notifies = not self.transport.cancels_by_closing
+        self.session.header_rules = self.transport.carries_headers
+        timeouts = self.timeouts if timeout is None else replace(self.timeouts, request=timeout, max_total=timeout)
+        rid = self.session.start(timeouts=timeouts)
+        what = self.session.opening_method
         fut = self._loop.create_future()
-        self._futures[rid] = fut
+        self.outstanding.add(rid, fut)
         self._pump()
         try:
-            result = await fut
+            return await fut
         except ConnectionLost as exc:
             raise ConnectFailed(message_of(exc)) from None
         except RequestTimeout as exc:
+            if fallible:
+                raise _NotModern(f"got no answer within {timeout:g} s") from None
             await self._abort()
-            raise ConnectFailed(f"no answer to initialize: {message_of(exc)}") from None
+            raise ConnectFailed(f"no answer to {what}: {message_of(exc)}") from None
+        except ConnectFailed as exc:
+            if exc.code == UNSUPPORTED_PROTOCOL_VERSION and era is Era.MODERN and not retried:
+                version = _supported_modern(exc.data)
+                if version is not None:  # a modern server that wants another (or the same) modern version
+                    self._note(
+                        f"{what}: the server refused version {self.session.offered_version}; retrying with {version}"
+                    )
+                    self._offers[Era.MODERN] = replace(self._offers[Era.MODERN], protocol_version=version)
+                    self.session = self.new_session()
+                    return await self._open(era, timeout=timeout, fallible=False, retried=True)
+            if fallible and exc.code != UNSUPPORTED_PROTOCOL_VERSION:
+                raise _NotModern(f"was refused ({message_of(exc)})") from None
+            await self._abort()
+            raise ConnectFailed(_explain_refusal(exc), exc.code, exc.data) from None
         except (RemoteError, InvalidResponse) as exc:
+            if fallible:
+                raise _NotModern(f"got an unusable answer ({message_of(exc)})") from None
             await self._abort()
             raise ConnectFailed(message_of(exc)) from None
         except DeliveryFailed as exc:
+            if fallible and not _is_auth_failure(exc):
+                raise _NotModern(f"could not be delivered ({message_of(exc)})") from None
             await self._abort()
             raise ConnectFailed(message_of(exc)) from exc  # __cause__.error: e.g. HttpAuthError for the OAuth layer
         except asyncio.CancelledError:
             await self._abort()
             raise
-        s = self.session
-        self.server = ServerInfo(
-            s.protocol_version, s.server_info, s.server_capabilities, s.instructions, result, time.monotonic() - t0
-        )
-        return self.server
 
     async def _abort(self) -> None:
         try:
@@ -236,9 +375,12 @@ class Connection(SessionRenewal):
         await asyncio.shield(self._close_task)
 
     async def _close(self) -> None:
-        for task in list(self._handler_tasks.values()):
+        for task in [*self._handler_tasks.values(), *self._input_tasks.values()]:
             task.cancel()
-        self._stop_renewal(NotConnected("connection closed"))
+        for sub in (self.change_listen, self._resource_listen):
+            if sub is not None:
+                await sub.close()
+        self.renewal.stop(NotConnected("connection closed"))
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -270,8 +412,9 @@ class Connection(SessionRenewal):
         on_progress: ProgressCallback | None = None,
         progress: bool | None = None,
     ) -> Any:
-        """Send a request and return its raw result. ``timeout`` overrides the per-request period."""
-        await self._wait_reinit()
+        """Send a request and return its raw result (of the last round, for a multi-round-trip request).
+        ``timeout`` overrides the per-request period (of each round)."""
+        await self.renewal.wait()
         if not self.is_open:
             raise NotConnected(self._not_open_reason())
         timeouts = self.timeouts if timeout is None else replace(self.timeouts, request=timeout)
@@ -284,30 +427,38 @@ class Connection(SessionRenewal):
             raise NotConnected(message_of(exc)) from None
         assert self._loop is not None
         fut: asyncio.Future[Any] = self._loop.create_future()
-        self._futures[rid] = fut
-        if on_progress is not None:
-            self._progress[rid] = on_progress
+        self.outstanding.add(rid, fut, on_progress)
         self._pump()
         try:
             return await fut
         except asyncio.CancelledError:
-            rid = self._current_id(rid)
-            if rid in self.session.pending:
+            rid = self.outstanding.current_id(rid)
+            task = self._input_tasks.pop(rid, None)
+            if task is not None:
+                task.cancel()
+            if rid in self.session.pending or self.session.waiting_for_input(rid):
                 self.session.cancel(rid, "cancelled by the client")
-                self._futures.pop(rid, None)
-                self._progress.pop(rid, None)
+                self.outstanding.take(rid)
                 self._abandon([rid])
                 self._pump()
             raise
 
     async def notify(self, method: str, params: dict[str, Any] | None = None) -> None:
-        await self._wait_reinit()
+        await self.renewal.wait()
         if not self.is_open:
             raise NotConnected(self._not_open_reason())
         self.session.send_notification(method, params)
         self._pump()
 
+    @property
+    def era(self) -> Era:
+        """The era of the session in use."""
+        return self.session.era
+
     async def ping(self) -> Any:
+        """``ping``; 2026-07-28 has none, so there it asks ``server/discover`` (the cheapest round trip)."""
+        if self.session.era is Era.MODERN:
+            return await self.request("server/discover")
         return await self.request("ping")
 
     async def _list(self, method: str, key: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -342,6 +493,17 @@ class Connection(SessionRenewal):
         if arguments is not None:
             params["arguments"] = arguments
         # a progress token is always offered so that progress can keep a long call alive
+        try:
+            return await self.request(
+                "tools/call", params, on_progress=on_progress, timeout=timeout, progress=True, forced=forced
+            )
+        except RemoteError as exc:
+            if self.session.era is not Era.MODERN or not is_header_mismatch(exc.code):
+                raise
+        # -32020: the headers we derived from the tool's x-mcp-header annotations disagree with the server's;
+        # our copy of the tool list may be stale: list again once and retry once
+        self._note(f"tools/call {name}: the server reported a header mismatch (-32020); re-listing tools, retrying")
+        await self.list_tools()
         return await self.request(
             "tools/call", params, on_progress=on_progress, timeout=timeout, progress=True, forced=forced
         )
@@ -350,10 +512,84 @@ class Connection(SessionRenewal):
         return await self.request("resources/read", {"uri": uri})
 
     async def subscribe_resource(self, uri: str) -> Any:
-        return await self.request("resources/subscribe", {"uri": uri})
+        """``resources/subscribe``; in 2026-07-28 the URI joins the connection's listen stream for resource
+        updates (opened again with the new set; a URI the server does not acknowledge fails here)."""
+        if self.session.era is not Era.MODERN:
+            return await self.request("resources/subscribe", {"uri": uri})
+        if uri not in self._resource_uris:
+            await self._relisten_resources([*self._resource_uris, uri])
+        sub = self._resource_listen
+        if sub is not None and uri in sub.refused.get("resourceSubscriptions", []):
+            raise RemoteError(
+                None, f"the server did not acknowledge a subscription to {uri}", method="subscriptions/listen"
+            )
+        return {}
 
     async def unsubscribe_resource(self, uri: str) -> Any:
-        return await self.request("resources/unsubscribe", {"uri": uri})
+        if self.session.era is not Era.MODERN:
+            return await self.request("resources/unsubscribe", {"uri": uri})
+        if uri in self._resource_uris:
+            await self._relisten_resources([u for u in self._resource_uris if u != uri])
+        return {}
+
+    async def listen(
+        self,
+        notifications: dict[str, Any],
+        on_notification: Callable[[NotificationReceived], None] | None = None,
+    ) -> Subscription:
+        """2026-07-28: open a ``subscriptions/listen`` stream (see :mod:`inspector.client.listen`)."""
+        if self.session.era is not Era.MODERN:
+            raise NotConnected("subscriptions/listen exists in 2026-07-28 only (this session is in the handshake era)")
+        sub = Subscription(self, notifications, on_notification)
+        await sub.open()
+        return sub
+
+    async def _relisten_resources(self, uris: list[str]) -> None:
+        old, self._resource_listen = self._resource_listen, None
+        self._resource_uris = uris
+        if old is not None:
+            await old.close()
+        if uris:
+            self._resource_listen = await self.listen({"resourceSubscriptions": list(uris)})
+
+    def start_stream(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        on_notification: Callable[[NotificationReceived], None],
+        timeouts: Timeouts,
+    ) -> tuple[RequestId, asyncio.Future[Any]]:
+        """Send a long-lived request whose notifications carry its id (``subscriptions/listen``): returns its
+        id and the future of its final answer; those notifications go to ``on_notification``."""
+        if not self.is_open:
+            raise NotConnected(self._not_open_reason())
+        try:
+            rid = self.session.send_request(method, params, timeouts=timeouts)
+        except _session.LocalProtocolError as exc:
+            raise NotConnected(message_of(exc)) from None
+        assert self._loop is not None
+        fut: asyncio.Future[Any] = self._loop.create_future()
+        fut.add_done_callback(functools.partial(self._stream_ended, rid))
+        self.outstanding.add(rid, fut)
+        self._streams[rid] = on_notification
+        self._pump()
+        return rid, fut
+
+    def stop_stream(self, rid: RequestId | None) -> None:
+        """Cancel a stream of :meth:`start_stream` (nothing when it already ended)."""
+        if rid is None:
+            return
+        self._streams.pop(rid, None)
+        if rid in self.session.pending:
+            self.session.cancel(rid, "closed by the client")
+            self.outstanding.take(rid)
+            self._abandon([rid])
+            self._pump()
+
+    def _stream_ended(self, rid: RequestId, fut: asyncio.Future[Any]) -> None:
+        self._streams.pop(rid, None)
+        if not fut.cancelled():
+            fut.exception()  # retrieved: the subscription reads it, or nobody does
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Any:
         params: dict[str, Any] = {"name": name}
@@ -370,9 +606,16 @@ class Connection(SessionRenewal):
         return await self.request("completion/complete", params)
 
     async def set_logging_level(self, level: str) -> Any:
+        """``logging/setLevel``; in 2026-07-28 the level rides in every request's ``_meta`` from now on."""
+        if self.session.era is Era.MODERN:
+            self.session.log_level = self._log_level = level
+            return {}
         return await self.request("logging/setLevel", {"level": level})
 
     async def send_roots_list_changed(self) -> None:
+        """The roots changed. 2026-07-28 has no such notification (roots are asked for per request): nothing."""
+        if self.session.era is Era.MODERN:
+            return
         await self.notify("notifications/roots/list_changed")
 
     @property
@@ -422,9 +665,9 @@ class Connection(SessionRenewal):
                     self._on_received(rec)
                 self._on_closed(event)
             elif isinstance(event, SessionExpired):
-                self._on_session_expired(event)
+                self.renewal.on_session_expired(event)
             elif isinstance(event, SendFailed):
-                self._on_send_failed(event)
+                self.renewal.on_send_failed(event)
         self._pump()
 
     def _on_received(self, rec: Received) -> None:
@@ -437,28 +680,28 @@ class Connection(SessionRenewal):
             self.on_message(wire)
         for ev in rec.events:
             if isinstance(ev, ResponseReceived):
-                self._reinit_streak = 0
-                self._progress.pop(ev.request_id, None)
-                fut = self._futures.pop(ev.request_id, None)
-                if fut is not None and not fut.done():
-                    fut.set_result(ev.result)
+                self.renewal.answered()
+                self.outstanding.resolve(ev.request_id, ev.result)
             elif isinstance(ev, RequestFailed):
                 self._fail_request(ev)
+            elif isinstance(ev, InputRequested):
+                self.renewal.answered()
+                self._start_input(ev)
             elif isinstance(ev, HandshakeCompleted):
-                self.transport.on_negotiated(ev.protocol_version)
-                fut = self._futures.pop(wire.id, None) if wire.id is not None else None
-                if fut is not None and not fut.done():
-                    fut.set_result(ev.result)
+                if self.session.era is Era.HANDSHAKE:
+                    self.transport.on_negotiated(ev.protocol_version)
+                if wire.id is not None:
+                    self.outstanding.resolve(wire.id, ev.result)
             elif isinstance(ev, HandshakeFailed):
-                for rid, fut in list(self._futures.items()):
-                    if not fut.done():
-                        fut.set_exception(ConnectFailed(ev.reason))
-                    self._futures.pop(rid, None)
+                self.outstanding.fail_all(ConnectFailed(ev.reason, ev.code, ev.data))
             elif isinstance(ev, ProgressReceived):
-                cb = self._progress.get(ev.request_id)
+                cb = self.outstanding.progress(ev.request_id)
                 if cb is not None:
                     cb(ev.progress, ev.total, ev.message)
             elif isinstance(ev, NotificationReceived):
+                route = self._streams.get(subscription_id(ev)) if self._streams else None
+                if route is not None:
+                    route(ev)
                 if self.on_notification is not None:
                     self.on_notification(ev)
             elif isinstance(ev, RequestReceived):
@@ -469,8 +712,7 @@ class Connection(SessionRenewal):
                     task.cancel()
 
     def _fail_request(self, ev: RequestFailed) -> None:
-        self._progress.pop(ev.request_id, None)
-        fut = self._futures.pop(ev.request_id, None)
+        fut, _ = self.outstanding.take(ev.request_id)
         if fut is None or fut.done():
             return
         exc: ClientError
@@ -494,8 +736,8 @@ class Connection(SessionRenewal):
         for failed in self.session.connection_lost(reason):
             self._fail_request(failed)
         self._fail_all(ConnectionLost(reason, event))
-        self._stop_renewal(ConnectionLost(reason, event))
-        for task in list(self._handler_tasks.values()):
+        self.renewal.stop(ConnectionLost(reason, event))
+        for task in [*self._handler_tasks.values(), *self._input_tasks.values()]:
             task.cancel()
         if self._timer is not None:
             self._timer.cancel()
@@ -507,12 +749,7 @@ class Connection(SessionRenewal):
         return replace(event, stderr_tail=tuple(self.stderr_tail)).describe()
 
     def _fail_all(self, exc: ClientError) -> None:
-        for fut in self._futures.values():
-            if not fut.done():
-                fut.set_exception(exc)
-                fut.exception()  # mark retrieved: nobody may be awaiting it any more
-        self._futures.clear()
-        self._progress.clear()
+        self.outstanding.fail_all(exc)
 
     def _not_open_reason(self) -> str:
         if self.closed_event is not None:
@@ -521,11 +758,41 @@ class Connection(SessionRenewal):
             return f"not connected: {self.session.failure}"
         return f"not connected (session {self.session.state.value})"
 
-    def _renewed(self, result: dict[str, Any], elapsed: float) -> None:
+    # ------------------------------------------------------------------ renewal's host (RenewalHost)
+
+    @property
+    def ending(self) -> bool:
+        return self._closing or self.closed_event is not None or self._loop is None
+
+    def take_unsent(self) -> list[WireMessage]:
+        unsent = list(self._sendq)
+        self._sendq.clear()
+        return unsent
+
+    def drop_server_requests(self) -> None:
+        for task in [*self._handler_tasks.values(), *self._input_tasks.values()]:
+            task.cancel()
+
+    def spawn(self, coro: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]:
+        return self._spawn(coro, what)
+
+    def pump(self) -> None:
+        self._pump()
+
+    def note(self, message: str) -> None:
+        self._note(message)
+
+    def renewed(self, result: dict[str, Any], elapsed: float) -> None:
         s = self.session
+        era_reason = self.server.era_reason if self.server is not None else ""
         self.server = ServerInfo(
-            s.protocol_version, s.server_info, s.server_capabilities, s.instructions, result, elapsed
-        )
+            s.protocol_version, s.server_info, s.server_capabilities, s.instructions, result, elapsed, s.era,
+            era_reason,
+        )  # fmt: skip
+
+    def _note(self, message: str) -> None:
+        """A line in the traffic log from the connection itself (recorded and passed on like a transport's)."""
+        self._on_transport_event(TransportNote(message))
 
     # ------------------------------------------------------------------ server requests
 
@@ -536,18 +803,21 @@ class Connection(SessionRenewal):
         task = self._spawn(self._run_handler(ev, info), f"answering the server's {ev.wire_method} request")
         self._handler_tasks[ev.id] = task
 
+    async def _call_handler(self, method: str, wire_method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The handler of ``method`` (a server request, or an input request of a multi-round-trip request)."""
+        if method == "sampling/createMessage":
+            return await self.handlers.create_message(params)
+        if method == "elicitation/create":
+            return await self.handlers.elicit(params)
+        if method == "roots/list":
+            return await self.handlers.list_roots(params)
+        raise HandlerError(-32601, f"Method not found: {wire_method}")
+
     async def _run_handler(self, ev: RequestReceived, info: RequestInfo | None = None) -> None:
         params = ev.params or {}
         current_request.set(info or RequestInfo(ev.id, ev.method, ev.wire_method, ev.diagnostics))
         try:
-            if ev.method == "sampling/createMessage":
-                result = await self.handlers.create_message(params)
-            elif ev.method == "elicitation/create":
-                result = await self.handlers.elicit(params)
-            elif ev.method == "roots/list":
-                result = await self.handlers.list_roots(params)
-            else:
-                raise HandlerError(-32601, f"Method not found: {ev.wire_method}")
+            result = await self._call_handler(ev.method, ev.wire_method, params)
         except asyncio.CancelledError:
             self._handler_tasks.pop(ev.id, None)
             return
@@ -561,6 +831,48 @@ class Connection(SessionRenewal):
             self._answer(ev.id, result=result)
         except (TypeError, ValueError) as exc:  # a result that cannot be sent (not JSON): the server hears why
             self._answer(ev.id, error=(INTERNAL_ERROR, f"client handler failed: {describe_exception(exc)}", None))
+
+    # ------------------------------------------------------------------ multi-round-trip requests
+
+    def _start_input(self, ev: InputRequested) -> None:
+        what = f"answering the input {ev.method} needs (round {ev.round})"
+        self._input_tasks[ev.request_id] = self._spawn(self._answer_input(ev), what)
+
+    async def _answer_input(self, ev: InputRequested) -> None:
+        """Answer each input request through the handlers, then send the next round (a new id)."""
+        responses: dict[str, Any] = {}
+        try:
+            for call in ev.calls:
+                current_request.set(
+                    RequestInfo(ev.request_id, call.method, call.method, ev.diagnostics, call.key, ev.method)
+                )
+                try:
+                    responses[call.key] = await self._call_handler(call.method, call.method, call.params)
+                except HandlerError as exc:
+                    self._note(f"{ev.method}: input {call.key!r} ({call.method}) not answered: {exc.message}")
+                except Exception as exc:  # a broken handler leaves the input out; the server decides
+                    self._note(f"{ev.method}: input {call.key!r} ({call.method}) failed: {describe_exception(exc)}")
+        except asyncio.CancelledError:
+            self._input_tasks.pop(ev.request_id, None)
+            return
+        self._input_tasks.pop(ev.request_id, None)
+        if not self.session.waiting_for_input(ev.request_id) or self.closed_event is not None:
+            return  # cancelled meanwhile, or the connection is gone
+        if ev.request_id not in self.outstanding:
+            self.session.cancel(ev.request_id)  # nobody waits for it any more
+            return
+        try:
+            rid = self.session.retry_with_input(ev.request_id, responses)
+        except (TypeError, ValueError) as exc:  # an answer that cannot be sent (not JSON)
+            self.session.cancel(ev.request_id)
+            why = f"{ev.method}: an input answer cannot be sent: {describe_exception(exc)}"
+            self.outstanding.fail(ev.request_id, InvalidResponse(why))
+            return
+        except _session.LocalProtocolError as exc:
+            self.outstanding.fail(ev.request_id, NotConnected(message_of(exc)))
+            return
+        self.outstanding.move(ev.request_id, rid)
+        self._pump()
 
     def _answer(
         self, rid: RequestId, *, result: dict[str, Any] | None = None, error: tuple[int, str, Any] | None = None
@@ -603,7 +915,10 @@ class Connection(SessionRenewal):
             while self._sendq:
                 wire = self._sendq.popleft()
                 try:
-                    await self.transport.send(wire.raw)
+                    if wire.headers:
+                        await self.transport.send(wire.raw, wire.headers)
+                    else:
+                        await self.transport.send(wire.raw)
                 except TransportError:
                     self._sendq.clear()
                     return  # the transport reports the close itself (TransportClosed)
@@ -698,3 +1013,30 @@ def _retrieve(task: asyncio.Task[None]) -> None:
 
 def _event_name(event: TransportEvent) -> str:
     return {"DataReceived": "data", "FrameReceived": "a message"}.get(type(event).__name__, type(event).__name__)
+
+
+class _NotModern(Exception):
+    """auto: the answer to server/discover says the server is not a modern one (the reason is the text)."""
+
+
+def _is_auth_failure(exc: DeliveryFailed) -> bool:
+    """401/403 to server/discover: the server wants a token whatever the era; that is not a legacy sign."""
+    return isinstance(exc.error, HttpAuthError)
+
+
+def _supported_modern(data: Any) -> str | None:
+    """The modern version to retry with, from -32022's ``data.supported`` (None: none we speak)."""
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if not isinstance(supported, list):
+        return None
+    ours = [v for v in supported if isinstance(v, str) and v in MODERN_VERSIONS]
+    return ours[-1] if ours else None
+
+
+def _explain_refusal(exc: ConnectFailed) -> str:
+    """The refusal of the opening request, with what -32022 says (the versions the server supports)."""
+    if exc.code == UNSUPPORTED_PROTOCOL_VERSION and isinstance(exc.data, dict):
+        supported = exc.data.get("supported")
+        if isinstance(supported, list) and all(isinstance(v, str) for v in supported):
+            return f"{message_of(exc)} (the server supports {', '.join(supported) or 'no version'})"
+    return message_of(exc)

@@ -58,7 +58,13 @@ class InvalidResponse(ClientError):
 
 
 class ConnectFailed(ClientError):
-    """The transport could not start, or the handshake failed."""
+    """The transport could not start, or the handshake failed. ``code`` / ``data``: the server's JSON-RPC
+    error when it refused the opening request."""
+
+    def __init__(self, message: str, code: int | None = None, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.data = data
 
 
 class NotConnected(ClientError):

@@ -45,6 +45,10 @@ class RequestInfo:
     wire_method: str
     """The name as the server sent it."""
     diagnostics: tuple[Diagnostic, ...] = ()
+    input_key: str | None = None
+    """2026-07-28: the ``inputRequests`` key this answers (``id`` is then the id of the round that asked)."""
+    asked_by: str | None = None
+    """2026-07-28: the method of our request whose answer asked for this input (tools/call, ...)."""
 
     @property
     def non_standard(self) -> bool:

@@ -16,36 +16,33 @@ the old ``ClientSession`` is closed, a new one (same offer, same id counter) run
 
 After ``MAX_REINIT_STREAK`` expiries in a row without an answer to anything in between, the connection
 gives up and closes.
+
+``SessionRenewal`` is a collaborator of the connection, not part of it: it works through the
+:class:`RenewalHost` interface (the session in use, the outstanding requests, the unsent queue, the
+supervised tasks) and builds the new session with the connection's own factory (``new_session``), so the
+era and the offer are the same as the old session's. Re-sent requests are built from the params their
+``PendingRequest`` kept, never re-parsed from our own frames.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import time
-from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from inspector.client.errors import CapabilityNotDeclared, ClientError, ConnectionLost, NotConnected, message_of
+from inspector.client.outstanding import Outstanding, ProgressCallback
 from inspector.protocol import session as _session
-from inspector.protocol.session import ClientSession, Timeouts
+from inspector.protocol.salvage import salvage_id
+from inspector.protocol.session import ClientSession, PendingRequest, Timeouts
 from inspector.protocol.wire import Kind, RequestId, WireMessage
-from inspector.transports.base import (
-    SendFailed,
-    SessionExpired,
-    TransportClosed,
-    TransportError,
-    TransportEvent,
-    TransportNote,
-)
+from inspector.transports.base import SendFailed, SessionExpired, TransportError
 
-__all__ = ["MAX_REINIT_STREAK", "DeliveryFailed", "SessionRenewal"]
+__all__ = ["MAX_REINIT_STREAK", "DeliveryFailed", "RenewalHost", "SessionRenewal"]
 
 MAX_REINIT_STREAK: Final = 3
-_ProgressCallback = Callable[[float, float | None, str | None], None]
 
 
 class DeliveryFailed(ClientError):
@@ -56,6 +53,40 @@ class DeliveryFailed(ClientError):
     def __init__(self, message: str, error: TransportError | None = None) -> None:
         super().__init__(message)
         self.error = error
+
+
+class RenewalHost(Protocol):
+    """What renewal needs of the connection."""
+
+    session: ClientSession
+    outstanding: Outstanding
+
+    @property
+    def ending(self) -> bool:
+        """The connection is closing or closed: no new session."""
+        ...
+
+    def new_session(self) -> ClientSession: ...
+
+    def take_unsent(self) -> list[WireMessage]:
+        """Remove and return the frames queued but not yet handed to the transport."""
+        ...
+
+    def drop_server_requests(self) -> None:
+        """Stop answering the old session's server requests."""
+        ...
+
+    def spawn(self, coro: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]: ...
+
+    def pump(self) -> None: ...
+
+    def note(self, message: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+    def renewed(self, result: dict[str, Any], elapsed: float) -> None:
+        """The new session's opening completed (the connection updates what it knows of the server)."""
+        ...
 
 
 @dataclass(slots=True)
@@ -69,171 +100,108 @@ class _Carried:
     forced: bool
     progress: bool
     future: asyncio.Future[Any]
-    on_progress: _ProgressCallback | None
+    on_progress: ProgressCallback | None
 
-
-def _request_params(raw: bytes) -> tuple[RequestId, dict[str, Any] | None] | None:
-    """(id, params without our progress token) of a request frame we sent; None for anything else."""
-    try:
-        msg = json.loads(raw)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
-        return None
-    rid = msg.get("id")
-    if not isinstance(rid, int | str) or isinstance(rid, bool):
-        return None
-    params = msg.get("params")
-    if not isinstance(params, dict):
-        return rid, None
-    params = dict(params)
-    meta = dict(params.pop("_meta", None) or {})
-    meta.pop("progressToken", None)
-    if meta:
-        params["_meta"] = meta
-    return rid, params
+    @classmethod
+    def of(cls, pending: PendingRequest, future: asyncio.Future[Any], callback: ProgressCallback | None) -> _Carried:
+        return cls(
+            pending.id, pending.method, pending.params, pending.timeouts, pending.forced,
+            pending.progress_token is not None, future, callback,
+        )  # fmt: skip
 
 
 class SessionRenewal:
-    """Mixin of ``Connection``: the handling of ``SendFailed`` and ``SessionExpired``."""
+    """The handling of ``SendFailed`` and ``SessionExpired`` for one connection."""
 
-    # What it uses of the connection.
-    session: ClientSession
-    timeouts: Timeouts
-    closed_event: TransportClosed | None
-    _futures: dict[RequestId, asyncio.Future[Any]]
-    _progress: dict[RequestId, _ProgressCallback]
-    _handler_tasks: dict[RequestId, asyncio.Task[None]]
-    _sendq: deque[WireMessage]
-    _loop: asyncio.AbstractEventLoop | None
-    _closing: bool
-
-    def _pump(self) -> None:
-        raise NotImplementedError
-
-    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]:
-        """A supervised background task (an exception it ends with ends the connection)."""
-        raise NotImplementedError
-
-    def _on_transport_event(self, event: TransportEvent) -> None:
-        raise NotImplementedError
-
-    async def close(self) -> None:
-        raise NotImplementedError
-
-    def _renewed(self, result: dict[str, Any], elapsed: float) -> None:
-        """The new session's handshake completed (the connection updates what it knows of the server)."""
-        raise NotImplementedError
-
-    # ------------------------------------------------------------------ state
-
-    def _init_renewal(self) -> None:
-        self._ids = itertools.count(1)
-        """Shared by every session of this connection, so that ids stay unique across re-initializations."""
-        self._reinit_task: asyncio.Task[None] | None = None
+    def __init__(self, host: RenewalHost) -> None:
+        self._host = host
+        self._task: asyncio.Task[None] | None = None
         self._retries: list[_Carried] = []
         self._orphans: dict[RequestId, _Carried] = {}
         self._expired: set[str] = set()
-        self._reinit_streak = 0
-        self._moved: dict[RequestId, RequestId] = {}
-        """Old id -> new id of requests sent again in a new session."""
+        self.streak = 0
+        """Expiries in a row without an answer to anything in between."""
 
-    def _current_id(self, rid: RequestId) -> RequestId:
-        """The id a request has now (it changes when it is sent again in a new session)."""
-        while rid in self._moved:
-            rid = self._moved.pop(rid)
-        return rid
-
-    async def _wait_reinit(self) -> None:
-        task = self._reinit_task
+    async def wait(self) -> None:
+        """Until a new session is started (new requests wait for it)."""
+        task = self._task
         if task is not None and not task.done() and task is not asyncio.current_task():
             await asyncio.wait({task})
 
-    def _stop_renewal(self, exc: ClientError) -> None:
+    def answered(self) -> None:
+        """Something was answered: the streak of expiries ends."""
+        self.streak = 0
+
+    def stop(self, exc: ClientError) -> None:
         """The connection ends: no new session, and what was carried over fails with ``exc``."""
-        if self._reinit_task is not None and self._reinit_task is not asyncio.current_task():
-            self._reinit_task.cancel()
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
         self._fail_carried(exc)
 
     # ------------------------------------------------------------------ events
 
-    def _on_send_failed(self, event: SendFailed) -> None:
+    def on_send_failed(self, event: SendFailed) -> None:
+        host = self._host
         error = DeliveryFailed(event.message, event.error)
         for rid in event.request_ids:
             carried = self._orphans.pop(rid, None)
             if carried is not None and not carried.future.done():
                 carried.future.set_exception(error)
-            fut = self._futures.pop(rid, None)
-            self._progress.pop(rid, None)
-            if rid in self.session.pending:
-                self.session.cancel(rid, event.message)
-            if fut is not None and not fut.done():
-                fut.set_exception(error)
+            if rid in host.session.pending:
+                host.session.cancel(rid, event.message)
+            host.outstanding.fail(rid, error)
 
-    def _on_session_expired(self, event: SessionExpired) -> None:
-        if self._closing or self.closed_event is not None or self._loop is None:
+    def on_session_expired(self, event: SessionExpired) -> None:
+        host = self._host
+        if host.ending:
             return
-        refused = dict(found for raw in event.unsent if (found := _request_params(raw)) is not None)
+        old = host.session
+        refused = {rid for raw in event.unsent if (rid := salvage_id(raw)) is not None}
         if event.session_id in self._expired:
             # a late refusal from a session already replaced: that request was not processed either
-            for rid, params in refused.items():
+            for rid in refused:
                 carried = self._orphans.pop(rid, None)
                 if carried is not None:
-                    carried.params = params
                     self._retries.append(carried)
-            if self._reinit_task is None or self._reinit_task.done():
+            if self._task is None or self._task.done():
                 self._resend()
             return
         self._expired.add(event.session_id)
-        self._reinit_streak += 1
-        for wire in self._sendq:  # not sent yet: they belong to the old session, which never saw them
-            if wire.kind is Kind.REQUEST and (found := _request_params(wire.raw)) is not None:
-                refused.setdefault(*found)
-        self._sendq.clear()
-        old = self.session
+        self.streak += 1
+        for wire in host.take_unsent():  # not sent yet: they belong to the old session, which never saw them
+            if wire.kind is Kind.REQUEST and wire.id is not None:
+                refused.add(wire.id)
         self._carry_over(old, refused)
         old.connection_lost(event.describe())
-        for task in list(self._handler_tasks.values()):
-            task.cancel()
-        if self._reinit_task is not None:
-            self._reinit_task.cancel()
-        if self._reinit_streak > MAX_REINIT_STREAK:
-            reason = f"the server ended {self._reinit_streak} sessions in a row before answering anything; giving up"
-            self._note(reason)
+        host.drop_server_requests()
+        if self._task is not None:
+            self._task.cancel()
+        if self.streak > MAX_REINIT_STREAK:
+            reason = f"the server ended {self.streak} sessions in a row before answering anything; giving up"
+            host.note(reason)
             self._fail_carried(ConnectionLost(reason))
-            self._reinit_task = self._spawn(self.close(), "closing the connection")
+            self._task = host.spawn(host.close(), "closing the connection")
             return
-        self._note(f"{event.describe()}; starting a new session")
-        self.session = ClientSession(
-            protocol_version=old.offered_version,
-            capabilities=old.client_capabilities,
-            client_info=old.client_info,
-            id_generator=self._ids,
-            clock=time.monotonic,
-            default_timeouts=self.timeouts,
-            validate=old.validate,
-            limits=old.limits,
-        )
-        fut = self._loop.create_future()
-        self._futures[self.session.start()] = fut
-        self._reinit_task = self._spawn(self._reinitialize(fut), "starting a new session")
+        host.note(f"{event.describe()}; starting a new session")
+        host.session = host.new_session()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        host.outstanding.add(host.session.start(), fut)
+        self._task = host.spawn(self._reinitialize(fut), "starting a new session")
 
-    def _carry_over(self, old: ClientSession, refused: dict[RequestId, dict[str, Any] | None]) -> None:
+    def _carry_over(self, old: ClientSession, refused: set[RequestId]) -> None:
         for rid, pending in list(old.pending.items()):
-            fut = self._futures.pop(rid, None)
-            callback = self._progress.pop(rid, None)
-            if fut is None or fut.done() or pending.method == "initialize":
+            fut, callback = self._host.outstanding.take(rid)
+            if fut is None or fut.done() or old.is_opening(rid):
                 continue
-            carried = _Carried(
-                rid, pending.method, refused.get(rid), pending.timeouts, pending.forced,
-                pending.progress_token is not None, fut, callback,
-            )  # fmt: skip
+            carried = _Carried.of(pending, fut, callback)
             if rid in refused:
                 self._retries.append(carried)
             else:
                 self._orphans[rid] = carried
 
     async def _reinitialize(self, fut: asyncio.Future[Any]) -> None:
+        host = self._host
         t0 = time.monotonic()
         try:
             result = await fut
@@ -242,8 +210,8 @@ class SessionRenewal:
                 ConnectionLost(f"the server ended the session and starting a new one failed: {message_of(exc)}")
             )
             return
-        self._renewed(result, time.monotonic() - t0)
-        self._note(f"new session started (protocol {self.session.protocol_version})")
+        host.renewed(result, time.monotonic() - t0)
+        host.note(f"new session started (protocol {host.session.protocol_version})")
         orphans, self._orphans = self._orphans, {}
         for carried in orphans.values():
             if not carried.future.done():
@@ -253,12 +221,13 @@ class SessionRenewal:
         self._resend()
 
     def _resend(self) -> None:
+        host = self._host
         retries, self._retries = self._retries, []
         for carried in retries:
             if carried.future.done():
                 continue
             try:
-                rid = self.session.send_request(
+                rid = host.session.send_request(
                     carried.method, carried.params, forced=carried.forced, progress=carried.progress,
                     timeouts=carried.timeouts,
                 )  # fmt: skip
@@ -268,11 +237,9 @@ class SessionRenewal:
             except _session.LocalProtocolError as exc:
                 carried.future.set_exception(NotConnected(message_of(exc)))
                 continue
-            self._moved[carried.id] = rid
-            self._futures[rid] = carried.future
-            if carried.on_progress is not None:
-                self._progress[rid] = carried.on_progress
-        self._pump()
+            host.outstanding.add(carried.id, carried.future, carried.on_progress)
+            host.outstanding.move(carried.id, rid)
+        host.pump()
 
     def _fail_carried(self, exc: ClientError) -> None:
         carried = [*self._retries, *self._orphans.values()]
@@ -280,7 +247,3 @@ class SessionRenewal:
         for item in carried:
             if not item.future.done():
                 item.future.set_exception(exc)
-
-    def _note(self, message: str) -> None:
-        """A line in the traffic log from the connection itself (recorded and passed on like a transport's)."""
-        self._on_transport_event(TransportNote(message))

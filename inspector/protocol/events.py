@@ -6,12 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.protocol.diagnostics import Diagnostic
+from inspector.protocol.envelope import SERVER_INFO_KEY
+from inspector.protocol.mrtr import InputCall
 from inspector.protocol.wire import RequestId, WireMessage
 
 __all__ = [
     "Event",
     "HandshakeCompleted",
     "HandshakeFailed",
+    "InputRequested",
     "NotificationReceived",
     "ProgressReceived",
     "Received",
@@ -29,7 +32,11 @@ class HandshakeCompleted:
 
     @property
     def server_info(self) -> dict[str, Any]:
+        """``serverInfo`` (initialize) or ``_meta["io.modelcontextprotocol/serverInfo"]`` (server/discover)."""
         info = self.result.get("serverInfo")
+        if not isinstance(info, dict):
+            meta = self.result.get("_meta")
+            info = meta.get(SERVER_INFO_KEY) if isinstance(meta, dict) else None
         return info if isinstance(info, dict) else {}
 
     @property
@@ -103,6 +110,20 @@ class RequestReceived:
 
 
 @dataclass(frozen=True, slots=True)
+class InputRequested:
+    """2026-07-28: our request was answered ``input_required``. Answer ``calls`` (each through the handler of
+    its method) and pass the results to ``ClientSession.retry_with_input``; the logical request goes on
+    under a new id. ``origin`` is the id of the first round."""
+
+    request_id: RequestId
+    method: str
+    origin: RequestId
+    round: int
+    calls: tuple[InputCall, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RequestCancelledByServer:
     """The server withdrew a request it had sent us; stop working on it and do not answer."""
 
@@ -119,6 +140,7 @@ Event = (
     | ProgressReceived
     | RequestReceived
     | RequestCancelledByServer
+    | InputRequested
 )
 
 

@@ -9,11 +9,12 @@ asyncio layer above moves the bytes, runs handlers and enforces deadlines by cal
 Nothing a server sends raises here. A problem becomes a diagnostic on the frame's record;
 the message is still delivered whenever it can be understood.
 
-Eras. This class drives the handshake era (``initialize`` + ``notifications/initialized``).
-What differs in the modern era (2026-07-28: ``server/discover``, the per-request ``_meta``
-envelope, ``input_required`` results) is confined to ``_open`` (how the session starts),
-``_envelope`` (what every request carries) and ``_on_opening_result``; a modern-era session
-overrides those three and keeps the request table, gating, validation and dispatch.
+States: every change of state and every "may this be sent now" goes through the table in
+:mod:`inspector.protocol.transitions`. Eras: what differs between the handshake era (``initialize``) and
+2026-07-28 (``server/discover``, the ``_meta`` envelope, per-message HTTP headers, ``input_required``
+results) is an :class:`~inspector.protocol.eras.EraRules` strategy chosen by :func:`rules_for` from the
+offered version; the request table, id matching, diagnostics, validation and cancellation are this
+class's, shared by both. :func:`new_session` is the one factory the client layer builds sessions with.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Final
 
-from inspector.protocol import jsonrpc
+from inspector.protocol import jsonrpc, mrtr
 from inspector.protocol.capabilities import (
     client_capability_for,
     has_capability,
@@ -34,10 +35,12 @@ from inspector.protocol.capabilities import (
     server_capability_for,
 )
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
+from inspector.protocol.eras import EraRules, rules_for
 from inspector.protocol.events import (
     Event,
     HandshakeCompleted,
     HandshakeFailed,
+    InputRequested,
     NotificationReceived,
     ProgressReceived,
     Received,
@@ -59,7 +62,8 @@ from inspector.protocol.session_types import (
     SessionState,
     Timeouts,
 )
-from inspector.protocol.versions import DEFAULT_VERSION, HANDSHAKE_VERSIONS, KNOWN_VERSIONS, Era, era_of
+from inspector.protocol.transitions import RECEIVING, SendPermit, SessionEvent, next_state, send_permit
+from inspector.protocol.versions import DEFAULT_VERSION, KNOWN_VERSIONS
 from inspector.protocol.wire import Direction, Kind, RequestId, WireMessage
 
 __all__ = [
@@ -67,8 +71,10 @@ __all__ = [
     "ClientSession",
     "LocalProtocolError",
     "PendingRequest",
+    "SessionOffer",
     "SessionState",
     "Timeouts",
+    "new_session",
 ]
 
 NON_STANDARD_ALIASES: Final[dict[str, str]] = {"elicitation/request": "elicitation/create"}
@@ -88,8 +94,25 @@ class _Ctx:
         self.wire.diagnostics.append(Diagnostic(code, message, severity, path))
 
 
+@dataclass(frozen=True, slots=True)
+class SessionOffer:
+    """What a session offers the server: kept by the client layer to build the next session the same way."""
+
+    protocol_version: str = DEFAULT_VERSION
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    client_info: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class _Interim:
+    """A logical request between an ``input_required`` answer and its retry."""
+
+    pending: PendingRequest
+    required: mrtr.InputRequired
+
+
 class ClientSession:
-    """One client<->server MCP session (handshake era)."""
+    """One client<->server MCP session, in the era of its offered protocol version."""
 
     def __init__(
         self,
@@ -105,8 +128,8 @@ class ClientSession:
     ) -> None:
         if protocol_version not in KNOWN_VERSIONS:
             raise ValueError(f"unknown protocol version {protocol_version!r}; known: {', '.join(KNOWN_VERSIONS)}")
-        if era_of(protocol_version) is not Era.HANDSHAKE:
-            raise ValueError(f"protocol version {protocol_version} belongs to the modern era, not supported yet")
+        self.rules: EraRules = rules_for(protocol_version)
+        self.era = self.rules.era
         self.offered_version = protocol_version
         self.protocol_version = protocol_version
         """The negotiated version once READY; the offered one until then."""
@@ -116,6 +139,15 @@ class ClientSession:
         self.server_info: dict[str, Any] = {}
         self.instructions: str | None = None
         self.initialize_result: dict[str, Any] | None = None
+        """The opening result (initialize's or server/discover's)."""
+        self.header_rules = False
+        """Per-message HTTP headers reach the server (Streamable HTTP): the 2026-07-28 header rules apply
+        (headers computed for each request, tools with invalid ``x-mcp-header`` annotations dropped)."""
+        self.cancel_notifies = True
+        """Cancelling a request sends ``notifications/cancelled`` (off where the transport cancels by closing
+        the request's stream: Streamable HTTP in 2026-07-28)."""
+        self.log_level: str | None = None
+        """2026-07-28: the log level every request asks for in ``_meta`` (None: no log messages)."""
         self.state = SessionState.NEW
         self.failure: str | None = None
         self.validate = validate
@@ -136,26 +168,33 @@ class ClientSession:
         self._finished: OrderedDict[RequestId, str] = OrderedDict()
         """Recently answered ids -> why they are no longer pending (answered / cancelled / timeout)."""
         self._inbound: dict[RequestId, InboundRequest] = {}
-        self._initialize_id: RequestId | None = None
+        self._interim: dict[RequestId, _Interim] = {}
+        self._opening_id: RequestId | None = None
+
+    @property
+    def offer(self) -> SessionOffer:
+        return SessionOffer(self.offered_version, self.client_capabilities, self.client_info)
+
+    def _to(self, event: SessionEvent) -> None:
+        self.state = next_state(self.state, event)
 
     # ------------------------------------------------------------------ outbound
 
     def start(self, *, timeouts: Timeouts | None = None) -> RequestId:
-        """Queue the opening request (``initialize``) and return its id."""
+        """Queue the opening request (``initialize`` / ``server/discover``) and return its id."""
         if self.state is not SessionState.NEW:
             raise LocalProtocolError(f"session already started (state {self.state})")
-        self.state = SessionState.INITIALIZING
-        return self._open(timeouts)
-
-    def _open(self, timeouts: Timeouts | None) -> RequestId:
-        params = {
-            "protocolVersion": self.offered_version,
-            "capabilities": self.client_capabilities,
-            "clientInfo": self.client_info,
-        }
-        rid = self._queue_request("initialize", params, timeouts=timeouts)
-        self._initialize_id = rid
+        self._to(SessionEvent.START)
+        rid = self._queue_request(self.rules.opening_method, None, timeouts=timeouts, opening=True)
+        self._opening_id = rid
         return rid
+
+    @property
+    def opening_method(self) -> str:
+        return self.rules.opening_method
+
+    def is_opening(self, request_id: RequestId | None) -> bool:
+        return request_id is not None and request_id == self._opening_id
 
     def send_request(
         self,
@@ -167,13 +206,19 @@ class ClientSession:
         timeouts: Timeouts | None = None,
     ) -> RequestId:
         """Queue a request; return its id. Raises LocalProtocolError when it may not be sent now."""
-        allowed = self.state is SessionState.READY or (method == "ping" and self.state is SessionState.INITIALIZING)
-        if not allowed:
+        permit = send_permit(self.state)
+        if permit is SendPermit.NOTHING or (permit is SendPermit.OPENING and method not in self.rules.early_methods):
             raise LocalProtocolError(f"cannot send {method}: session is {self.state.value}")
-        if method == "initialize":
-            raise LocalProtocolError("initialize is sent by start()")
-        cap = server_capability_for(method, self.protocol_version)
+        if method == self.rules.opening_method and not self.rules.opening_repeatable:
+            raise LocalProtocolError(f"{method} is sent by start()")
         is_forced = False
+        if method in self.rules.removed_methods:
+            if not forced:
+                raise LocalProtocolError(
+                    f"{method} does not exist in MCP {self.protocol_version} (force it to send anyway)"
+                )
+            is_forced = True
+        cap = server_capability_for(method, self.protocol_version)
         if cap is not None and not has_capability(self.server_capabilities, cap):
             if not forced:
                 raise CapabilityNotDeclared(method, cap)
@@ -188,18 +233,22 @@ class ClientSession:
         forced: bool = False,
         progress: bool = False,
         timeouts: Timeouts | None = None,
+        opening: bool = False,
+        origin: RequestId | None = None,
+        round_: int = 1,
     ) -> RequestId:
         rid = next(self._ids)
         while rid in self._pending:
             rid = next(self._ids)
         token: RequestId | None = None
+        given = params
         if progress:
             token = rid
             params = dict(params or {})
             meta = dict(params.get("_meta") or {})
             meta["progressToken"] = token
             params["_meta"] = meta
-        params = self._envelope(method, params)
+        params = self.rules.opening_params(self) if opening else self.rules.envelope(self, method, params)
         raw = jsonrpc.request_frame(rid, method, params)
         now = self._clock()
         t = timeouts or self._default_timeouts
@@ -212,11 +261,15 @@ class ClientSession:
             hard_deadline=None if t.max_total is None else now + t.max_total,
             progress_token=token,
             forced=forced,
+            params=given,
+            origin=rid if origin is None else origin,
+            round=round_,
         )
         self._pending[rid] = pending
         if token is not None:
             self._progress[token] = rid
         wire = WireMessage(Direction.OUT, raw, Kind.REQUEST, method, rid, forced=forced)
+        wire.headers = self.rules.headers(self, method, params)
         if forced:
             wire.diagnostics.append(
                 Diagnostic(
@@ -228,13 +281,11 @@ class ClientSession:
         self._outbox.append(wire)
         return rid
 
-    def _envelope(self, method: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        """What every request carries besides its own params (nothing in the handshake era)."""
-        return params
-
     def send_notification(self, method: str, params: dict[str, Any] | None = None) -> None:
         raw = jsonrpc.notification_frame(method, params)
-        self._outbox.append(WireMessage(Direction.OUT, raw, Kind.NOTIFICATION, method))
+        wire = WireMessage(Direction.OUT, raw, Kind.NOTIFICATION, method)
+        wire.headers = self.rules.headers(self, method, params)
+        self._outbox.append(wire)
 
     def respond(self, request_id: RequestId, result: dict[str, Any]) -> None:
         """Answer a server request (RequestReceived) with a result. A result that is not JSON raises TypeError
@@ -267,13 +318,18 @@ class ClientSession:
 
     def cancel(self, request_id: RequestId, reason: str | None = None) -> RequestFailed | None:
         """Withdraw one of our requests: notifies the server and forgets the request."""
+        interim = self._interim.pop(request_id, None)
+        if interim is not None:  # between rounds: nothing is at the server to cancel
+            return RequestFailed(request_id, interim.pending.method, reason or "cancelled", kind="cancelled")
         pending = self._pending.pop(request_id, None)
         if pending is None:
             return None
         self._forget(pending, "cancelled")
-        if pending.method == "initialize":
-            self._fail(reason or "initialize was cancelled")
-        if pending.method != "initialize":  # the spec forbids cancelling initialize
+        opening = self.is_opening(pending.id)
+        if opening:
+            self._fail(reason or f"{pending.method} was cancelled")
+        # (the handshake era forbids cancelling initialize)
+        if self.cancel_notifies and (not opening or self.rules.cancel_opening_notifies):
             params: dict[str, Any] = {"requestId": request_id}
             if reason:
                 params["reason"] = reason
@@ -309,7 +365,7 @@ class ClientSession:
             failed.append(
                 RequestFailed(pending.id, pending.method, reason, code=jsonrpc.REQUEST_TIMEOUT, kind="timeout")
             )
-            if pending.method == "initialize":
+            if self.is_opening(pending.id):
                 self._fail(reason)
         return failed
 
@@ -318,12 +374,13 @@ class ClientSession:
         failed = [RequestFailed(p.id, p.method, reason, kind="lost") for p in self._pending.values()]
         for p in list(self._pending.values()):
             self._forget(p, "lost")
+        failed += [RequestFailed(rid, i.pending.method, reason, kind="lost") for rid, i in self._interim.items()]
         self._pending.clear()
         self._inbound.clear()
-        if self.state in (SessionState.NEW, SessionState.INITIALIZING):
-            self._fail(reason)
-        elif self.state is SessionState.READY:
-            self.state = SessionState.CLOSED
+        self._interim.clear()
+        if self.failure is None and self.state in (SessionState.NEW, SessionState.INITIALIZING):
+            self.failure = reason
+        self._to(SessionEvent.LOST)
         return failed
 
     @property
@@ -387,7 +444,7 @@ class ClientSession:
         self._stamp(ctx, True, Kind.RESPONSE, salvaged, pending)
         ctx.wire.kind = Kind.INVALID
         reason = f"the answer could not be read: {diagnostic.message}"
-        if pending.id == self._initialize_id:
+        if self.is_opening(pending.id):
             self._fail(reason)
             ctx.events.append(HandshakeFailed(reason))
         else:
@@ -484,11 +541,71 @@ class ClientSession:
         diags: list[Diagnostic] = []
         if self._validation is not None:
             diags = self._validation.validate_server_result(pending.method, self.protocol_version, msg.result)
-            ctx.wire.diagnostics.extend(diags)
-        if pending.id == self._initialize_id:
-            self._on_opening_result(msg.result, ctx)
+        result = self.rules.observe_result(self, pending.method, msg.result, diags)
+        ctx.wire.diagnostics.extend(diags)
+        if self.is_opening(pending.id):
+            self._on_opening_result(result, ctx)
             return
-        ctx.events.append(ResponseReceived(pending.id, pending.method, msg.result, tuple(diags)))
+        kind = mrtr.result_type(result)
+        if kind == "input_required" and isinstance(result, dict):
+            self._on_input_required(pending, result, ctx, diags)
+            return
+        ctx.events.append(ResponseReceived(pending.id, pending.method, result, tuple(diags)))
+
+    def _on_input_required(
+        self, pending: PendingRequest, result: dict[str, Any], ctx: _Ctx, diags: list[Diagnostic]
+    ) -> None:
+        if pending.method not in mrtr.MRTR_METHODS:
+            reason = (
+                f"the server answered {pending.method} with input_required, which only "
+                f"{', '.join(sorted(mrtr.MRTR_METHODS))} may get"
+            )
+            ctx.diag(DiagnosticCode.SCHEMA, reason, path="$.result.resultType")
+            ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
+            return
+        required = mrtr.parse_input_required(result)
+        ctx.wire.diagnostics.extend(required.diagnostics)
+        for call in required.calls:
+            cap = client_capability_for(call.method)
+            if cap is not None and not has_capability(self.client_capabilities, cap):
+                ctx.diag(
+                    DiagnosticCode.UNDECLARED_CAPABILITY,
+                    f"the server asked for {call.method} (input {call.key!r}) although the client did not "
+                    f"declare '{cap}'",
+                    path=f"$.result.inputRequests[{call.key!r}]",
+                )
+        if pending.round >= mrtr.MAX_INPUT_ROUNDS:
+            reason = (
+                f"{pending.method}: the server asked for input {pending.round} times in a row; giving up "
+                f"(at most {mrtr.MAX_INPUT_ROUNDS} rounds)"
+            )
+            ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
+            return
+        self._interim[pending.id] = _Interim(pending, required)
+        all_diags = tuple(diags) + required.diagnostics
+        ctx.events.append(
+            InputRequested(
+                pending.id, pending.method, pending.origin or pending.id, pending.round, required.calls, all_diags
+            )
+        )
+
+    def retry_with_input(self, request_id: RequestId, responses: dict[str, Any]) -> RequestId:
+        """Send the next round of a request answered ``input_required`` (``InputRequested``): the original
+        params with ``inputResponses`` and the echoed ``requestState``, under a new id. Returns that id."""
+        interim = self._interim.pop(request_id, None)
+        if interim is None:
+            raise LocalProtocolError(f"request {request_id!r} is not waiting for input")
+        if send_permit(self.state) is not SendPermit.ANYTHING:
+            raise LocalProtocolError(f"cannot retry {interim.pending.method}: session is {self.state.value}")
+        p = interim.pending
+        params = mrtr.retry_params(p.params, responses, interim.required)
+        return self._queue_request(
+            p.method, params, forced=p.forced, progress=p.progress_token is not None, timeouts=p.timeouts,
+            origin=p.origin, round_=p.round + 1,
+        )  # fmt: skip
+
+    def waiting_for_input(self, request_id: RequestId) -> bool:
+        return request_id in self._interim
 
     def _on_error(self, msg: ErrorResponse, ctx: _Ctx, first: bool) -> None:
         pending = self._match(msg.id, ctx) if msg.id is not None else None
@@ -504,8 +621,8 @@ class ClientSession:
         self._forget(pending, "answered")
         name = jsonrpc.ERROR_NAMES.get(msg.code or 0)
         reason = msg.message or name or "error"
-        if pending.id == self._initialize_id:
-            self._fail(f"the server refused initialize: {reason}")
+        if self.is_opening(pending.id):
+            self._fail(f"the server refused {pending.method}: {reason}")
             ctx.events.append(HandshakeFailed(self.failure or reason, msg.code, msg.data))
             return
         ctx.events.append(RequestFailed(pending.id, pending.method, reason, msg.code, msg.data, kind="error"))
@@ -516,8 +633,8 @@ class ClientSession:
             self._stamp(ctx, first, Kind.RESPONSE, msg.answers, pending)
             if pending is not None:
                 self._forget(pending, "answered")
-                if pending.id == self._initialize_id:
-                    self._fail(f"unusable answer to initialize: {msg.reason}")
+                if self.is_opening(pending.id):
+                    self._fail(f"unusable answer to {pending.method}: {msg.reason}")
                     ctx.events.append(HandshakeFailed(self.failure or msg.reason))
                 else:
                     ctx.events.append(RequestFailed(pending.id, pending.method, msg.reason, kind="invalid"))
@@ -533,47 +650,35 @@ class ClientSession:
 
     def _on_opening_result(self, result: Any, ctx: _Ctx) -> None:
         if not isinstance(result, dict):
-            self._fail("the initialize result is not an object")
+            self._fail(f"the {self.rules.opening_method} result is not an object")
             ctx.events.append(HandshakeFailed(self.failure or ""))
             return
-        version = result.get("protocolVersion")
-        if not isinstance(version, str) or version not in HANDSHAKE_VERSIONS:
-            known = ", ".join(HANDSHAKE_VERSIONS)
-            self._fail(
-                f"the server chose protocol version {version!r}, which this client does not speak (known: {known})"
-            )
-            ctx.diag(DiagnosticCode.VERSION_MISMATCH, self.failure or "", path="$.result.protocolVersion")
-            ctx.events.append(HandshakeFailed(self.failure or ""))
+        opening = self.rules.accept_opening(self, result)
+        ctx.wire.diagnostics.extend(opening.diagnostics)
+        if opening.failure is not None:
+            self._fail(opening.failure)
+            ctx.events.append(HandshakeFailed(opening.failure))
             return
-        if version != self.offered_version:
-            ctx.diag(
-                DiagnosticCode.VERSION_MISMATCH,
-                f"the server chose protocol version {version} instead of the offered {self.offered_version}",
-                Severity.INFO,
-                "$.result.protocolVersion",
-            )
-        self.protocol_version = version
-        caps = result.get("capabilities")
-        info = result.get("serverInfo")
-        instructions = result.get("instructions")
-        self.server_capabilities = caps if isinstance(caps, dict) else {}
-        self.server_info = info if isinstance(info, dict) else {}
-        self.instructions = instructions if isinstance(instructions, str) else None
+        self.protocol_version = opening.version
+        self.server_capabilities = opening.capabilities
+        self.server_info = opening.server_info
+        self.instructions = opening.instructions
         self.initialize_result = result
-        self.state = SessionState.READY
-        self.send_notification("notifications/initialized")
-        ctx.events.append(HandshakeCompleted(version, result))
+        self._to(SessionEvent.OPENED)
+        self.rules.after_opening(self)
+        ctx.events.append(HandshakeCompleted(opening.version, result))
 
     def _fail(self, reason: str) -> None:
         if self.state is not SessionState.FAILED:
-            self.state = SessionState.FAILED
             self.failure = reason
+        self._to(SessionEvent.OPEN_FAILED)
 
     # -- server notifications
 
     def _on_notification(self, msg: Notification, ctx: _Ctx) -> None:
         method, params = msg.method, msg.params
-        if self.state is not SessionState.READY and method != "notifications/message":
+        settled = RECEIVING[self.state].settled
+        if not settled and method != "notifications/message":
             ctx.diag(DiagnosticCode.BEFORE_HANDSHAKE, f"{method} sent before the handshake completed", Severity.WARNING)
         diags: list[Diagnostic] = []
         if is_known_server_notification(method, self.protocol_version):
@@ -587,7 +692,7 @@ class ClientSession:
                 Severity.WARNING,
             )
         cap = notification_capability(method)
-        if cap is not None and self.state is SessionState.READY and not has_capability(self.server_capabilities, cap):
+        if cap is not None and settled and not has_capability(self.server_capabilities, cap):
             ctx.diag(
                 DiagnosticCode.UNDECLARED_CAPABILITY,
                 f"{method} sent, but the server did not declare '{cap}'",
@@ -661,7 +766,7 @@ class ClientSession:
             self._inbound[msg.id] = InboundRequest(method, wire_method)
             self.respond(msg.id, {})
             return
-        if self.state is not SessionState.READY:
+        if not RECEIVING[self.state].settled:
             ctx.diag(DiagnosticCode.BEFORE_HANDSHAKE, f"{wire_method} request sent before the handshake completed")
         version = self.protocol_version
         if not is_known_server_request(method, version):
@@ -692,3 +797,25 @@ class ClientSession:
             ctx.wire.diagnostics.extend(diags)
         self._inbound[msg.id] = InboundRequest(method, wire_method)
         ctx.events.append(RequestReceived(msg.id, method, msg.params, wire_method, tuple(diags)))
+
+
+def new_session(
+    offer: SessionOffer,
+    *,
+    id_generator: Iterator[RequestId] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    default_timeouts: Timeouts | None = None,
+    validate: bool = True,
+    limits: Limits = DEFAULT_LIMITS,
+) -> ClientSession:
+    """The one factory of sessions: the era follows ``offer.protocol_version`` (see :func:`rules_for`)."""
+    return ClientSession(
+        protocol_version=offer.protocol_version,
+        capabilities=offer.capabilities,
+        client_info=offer.client_info,
+        id_generator=id_generator,
+        clock=clock,
+        default_timeouts=default_timeouts,
+        validate=validate,
+        limits=limits,
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from inspector.protocol.wire import RequestId
 
@@ -33,6 +34,7 @@ class CapabilityNotDeclared(LocalProtocolError):
 class SessionState(StrEnum):
     NEW = "new"
     INITIALIZING = "initializing"
+    """The opening exchange runs (``initialize``, or ``server/discover`` in 2026-07-28)."""
     READY = "ready"
     FAILED = "failed"
     CLOSED = "closed"
@@ -61,6 +63,12 @@ class PendingRequest:
     progress_token: RequestId | None = None
     last_progress: float | None = None
     forced: bool = False
+    params: dict[str, Any] | None = None
+    """The params as the caller gave them (without the era's envelope or our progress token): what a
+    re-sent request (a new session, the next round of a multi-round-trip request) is built from."""
+    origin: RequestId | None = None
+    """The id of the first round of the logical request this one belongs to (itself, if it is the first)."""
+    round: int = 1
 
     def next_deadline(self) -> float | None:
         candidates = [d for d in (self.deadline, self.hard_deadline) if d is not None]

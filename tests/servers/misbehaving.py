@@ -34,6 +34,8 @@ batch                      on tools/call: the answer wrapped in a JSON array
 bad-jsonrpc                on tools/call: the answer says "jsonrpc": "1.0"
 notify-before-init         a notifications/message before the initialize answer
 slow-init                  never answers initialize
+ignore-discover            never answers server/discover (a legacy server that drops what comes before
+                           initialize; every other mode answers it -32601 like any unknown method)
 bad-version                initialize answers protocolVersion "1999-01-01"
 sampling-then-cancel       on tools/call: sends sampling/createMessage, withdraws it with
                            notifications/cancelled after 0.5 s, then answers the call
@@ -85,6 +87,7 @@ MODES = (
     "bad-jsonrpc",
     "notify-before-init",
     "slow-init",
+    "ignore-discover",
     "bad-version",
     "sampling-then-cancel",
     "elicit-alias",
@@ -212,6 +215,8 @@ class Server:
             "resources/templates/list": self.on_templates_list,
             "prompts/list": self.on_prompts_list,
         }
+        if method == "server/discover" and "ignore-discover" in self.modes:
+            return
         handler = handlers.get(method)
         if handler is None:
             error = {"code": -32601, "message": f"Method not found: {method}"}
