@@ -182,9 +182,7 @@ class ClientSession:
 
     def start(self, *, timeouts: Timeouts | None = None) -> RequestId:
         """Queue the opening request (``initialize`` / ``server/discover``) and return its id."""
-        if self.state is not SessionState.NEW:
-            raise LocalProtocolError(f"session already started (state {self.state})")
-        self._to(SessionEvent.START)
+        self._to(SessionEvent.START)  # the table refuses a second start
         rid = self._queue_request(self.rules.opening_method, None, timeouts=timeouts, opening=True)
         self._opening_id = rid
         return rid
@@ -378,9 +376,9 @@ class ClientSession:
         self._pending.clear()
         self._inbound.clear()
         self._interim.clear()
-        if self.failure is None and self.state in (SessionState.NEW, SessionState.INITIALIZING):
-            self.failure = reason
         self._to(SessionEvent.LOST)
+        if self.failure is None and self.state is SessionState.FAILED:  # lost before it ever opened
+            self.failure = reason
         return failed
 
     @property
@@ -669,7 +667,7 @@ class ClientSession:
         ctx.events.append(HandshakeCompleted(opening.version, result))
 
     def _fail(self, reason: str) -> None:
-        if self.state is not SessionState.FAILED:
+        if self.failure is None:
             self.failure = reason
         self._to(SessionEvent.OPEN_FAILED)
 

@@ -420,3 +420,34 @@ def test_retry_params_keep_the_original_and_echo_the_state_exactly(
 def test_parsing_any_input_required_result_never_raises(result: dict[str, Any]) -> None:
     parsed = mrtr.parse_input_required(result)
     assert all(c.method in mrtr.INPUT_METHODS for c in parsed.calls)
+
+
+_results = st.fixed_dictionaries(
+    {},
+    optional={
+        "resultType": st.sampled_from(["complete", "input_required", "task", "weird"]) | _json,
+        "inputRequests": st.dictionaries(st.text(max_size=4), st.just(ROOTS) | st.just(ELICIT) | _json, max_size=3)
+        | _json,
+        "requestState": st.text(max_size=6) | _json,
+        "_meta": st.dictionaries(st.sampled_from([SERVER_INFO_KEY, "x"]), _json, max_size=2) | _json,
+        "tools": st.lists(_json, max_size=3),
+    },
+)
+
+
+@given(st.lists(st.tuples(st.sampled_from(["tools/call", "prompts/get", "tools/list"]), _results), max_size=6))
+def test_any_sequence_of_answers_keeps_the_request_table_consistent(answers: list[tuple[str, dict[str, Any]]]) -> None:
+    s = opened()
+    for method, result in answers:
+        rid = s.send_request(method, {"name": "x"})
+        s.pop_outgoing()
+        rec = s.receive_frame(frame(ok(rid, result)))
+        kinds = {type(e) for e in rec.events}
+        assert kinds <= {ResponseReceived, RequestFailed, InputRequested}
+        assert rid not in s.pending
+        if InputRequested in kinds:
+            assert s.waiting_for_input(rid)
+            nxt = s.retry_with_input(rid, {})
+            assert nxt in s.pending and not s.waiting_for_input(rid)
+            s.cancel(nxt)
+        assert s.pending == {}
