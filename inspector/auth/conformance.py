@@ -6,8 +6,15 @@
 * ``MCP_CONFORMANCE_PROTOCOL_VERSION`` - the spec version asked for (always set, e.g. ``2025-11-25``);
 * ``MCP_CONFORMANCE_CONTEXT`` - only for scenarios that need it: a JSON object ``{"name": <scenario>,
   ...}``. For ``auth/pre-registration`` it is ``{"name", "client_id", "client_secret", "issuer"}`` (the
-  issuer the credentials belong to); the client-credentials extensions add ``private_key_pem``,
-  ``signing_algorithm``; other extension scenarios carry other keys.
+  issuer the credentials belong to). The auth extension scenarios add: ``private_key_pem`` and
+  ``signing_algorithm`` (the client's key for ``private_key_jwt``); ``valid_jwt`` (a workload identity JWT for
+  the jwt-bearer grant; ``wrong_audience_jwt`` and ``expired_jwt`` are spares the harness does not expect to be
+  used); ``idp_id_token``, ``idp_issuer``, ``idp_token_endpoint``, ``idp_client_id`` (enterprise-managed
+  authorization: the user's ID token and the enterprise IdP).
+
+:meth:`ConformanceSettings.grant_options` turns those keys into the same :class:`GrantOptions` the CLI flags
+build; nothing else about a scenario is known here. DPoP needs no key: it follows the authorization server's
+metadata, as it does for any server.
 
 The harness's CIMD scenario gives no context: every conformance client uses the harness's fixed client
 metadata URL, :data:`CONFORMANCE_CIMD_URL`, which is the default here whenever the harness is detected.
@@ -22,6 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from inspector.auth.assertions import AssertionSource, ClientKey
+from inspector.auth.enterprise import EnterpriseOptions
+from inspector.auth.grants import GrantOptions
 from inspector.transports.base import message_of
 
 __all__ = ["CONFORMANCE_CIMD_URL", "ConformanceSettings", "conformance_settings"]
@@ -56,6 +66,27 @@ class ConformanceSettings:
             "issuer": self.issuer,
             "cimd_url": self.cimd_url,
         }
+
+    def grant_options(self) -> GrantOptions | None:
+        """The grant settings the context carries (None: none). ValueError for a key or URL that is unusable."""
+        context = self.context
+        key_pem = _text(context.get("private_key_pem"))
+        client_key = ClientKey.from_pem(key_pem, _text(context.get("signing_algorithm"))) if key_pem else None
+        jwt = _text(context.get("valid_jwt"))
+        assertion = AssertionSource(text=jwt) if jwt else None
+        id_token = _text(context.get("idp_id_token"))
+        enterprise = None
+        if id_token:
+            enterprise = EnterpriseOptions(
+                id_token=AssertionSource(text=id_token),
+                idp_issuer=_text(context.get("idp_issuer")),
+                idp_token_endpoint=_text(context.get("idp_token_endpoint")),
+                idp_client_id=_text(context.get("idp_client_id")),
+                idp_client_secret=_text(context.get("idp_client_secret")),
+            )
+        if client_key is None and assertion is None and enterprise is None:
+            return None
+        return GrantOptions(client_key=client_key, assertion=assertion, enterprise=enterprise)
 
 
 def conformance_settings(environ: Mapping[str, str] | None = None) -> ConformanceSettings | None:

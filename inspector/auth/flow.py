@@ -5,8 +5,10 @@ keyring storage and to either the browser + loopback callback (interactive) or t
 auto-approve authorizer (``--auto-approve``, the probe and the conformance suite).
 
 Client registration follows the spec's order: a pre-registered client (``client_id``, optional
-``client_secret``) is used as it is; otherwise a CIMD URL (``cimd_url``) when the authorization server
-advertises ``client_id_metadata_document_supported``; otherwise dynamic client registration.
+``client_secret`` or private key) is used as it is; otherwise a CIMD URL (``cimd_url``) when the authorization
+server advertises ``client_id_metadata_document_supported``; otherwise dynamic client registration. ``grant``
+(:class:`~inspector.auth.grants.GrantOptions`) chooses how tokens are obtained (authorization code, client
+credentials, jwt-bearer, enterprise-managed) and whether DPoP is used.
 """
 
 from __future__ import annotations
@@ -23,11 +25,13 @@ from pydantic import AnyUrl
 from inspector import __version__
 from inspector.auth.browser import BrowserOpener
 from inspector.auth.callback import free_loopback_port
+from inspector.auth.grants import Grant, GrantOptions
 from inspector.auth.headless import HeadlessAuthorizer
 from inspector.auth.interactive import BrowserAuthorizer
 from inspector.auth.provider import InspectorOAuthProvider
 from inspector.auth.steps import StepCallback, StepRecorder
 from inspector.auth.storage import KeyringTokenStorage, clear_stored_authorization
+from inspector.auth.urls import check_oauth_url
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.store.secrets import SecretStore
 
@@ -116,6 +120,7 @@ def build_oauth_auth(
     verify: ssl.SSLContext | bool = True,
     secrets: SecretStore | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    grant: GrantOptions | None = None,
 ) -> InspectorOAuthProvider:
     """The OAuth ``httpx2.Auth`` for the MCP server at ``server_url``.
 
@@ -134,11 +139,21 @@ def build_oauth_auth(
       requests go through the transport's own client.
     * ``limits``: bounds what the auto-approve requests read (``oauth_body_bytes`` for the answers, headers,
       decompression); pass the connection's limits (the transport's client bounds the other OAuth requests).
+    * ``grant``: the grant, a ``private_key_jwt`` key (``client_id`` is then its client), a workload JWT, the
+      enterprise IdP, and the DPoP mode (default: authorization code unless the server offers only client
+      credentials to a confidential client; DPoP when the authorization server supports it).
+
+    ValueError when the settings contradict each other (a secret without its client, a grant without what
+    it needs).
     """
     if urlsplit(server_url).scheme not in ("http", "https"):
         raise ValueError(f"OAuth needs an http(s) server URL, not {server_url!r}")
     if client_secret and not client_id:
         raise ValueError("a client secret needs the client id it belongs to")
+    grant = grant if grant is not None else GrantOptions()
+    _check_grant(grant, client_id=client_id, client_secret=client_secret)
+    if issuer is not None:
+        check_oauth_url(issuer, "the client's issuer")
     user_scopes = _scope_text(scopes)
     base_storage: TokenStorage = storage if storage is not None else KeyringTokenStorage(server_url, secrets=secrets)
     keyring_storage = base_storage if isinstance(base_storage, KeyringTokenStorage) else None
@@ -150,7 +165,8 @@ def build_oauth_auth(
             client_id=client_id,
             client_secret=client_secret or None,
             redirect_uris=[AnyUrl(redirect)],
-            token_endpoint_auth_method=token_endpoint_auth_method or (None if client_secret else "none"),
+            token_endpoint_auth_method=token_endpoint_auth_method
+            or ("private_key_jwt" if grant.client_key is not None else None if client_secret else "none"),
             issuer=issuer,
             scope=user_scopes,
         )
@@ -184,4 +200,33 @@ def build_oauth_auth(
         callback_handler=authorizer.callback_handler,
         client_metadata_url=cimd_url or None,
         user_scopes=user_scopes,
+        grant=grant,
+        client_issuer=issuer if client_id else None,
+        verify=verify,
+        limits=limits,
     )
+
+
+def _check_grant(grant: GrantOptions, *, client_id: str | None, client_secret: str | None) -> None:
+    """What each grant needs, said before anything is sent."""
+    if grant.client_key is not None and not client_id:
+        raise ValueError("a private key (private_key_jwt) needs the client id it belongs to")
+    if grant.client_key is not None and client_secret:
+        raise ValueError("a client authenticates with a secret or a private key, not both")
+    chosen = grant.grant
+    if chosen is Grant.AUTO:
+        chosen = (
+            Grant.ENTERPRISE
+            if grant.enterprise is not None
+            else Grant.JWT_BEARER
+            if grant.assertion is not None
+            else Grant.AUTO
+        )
+    if chosen in (Grant.JWT_BEARER, Grant.ENTERPRISE) and not client_id:
+        raise ValueError(f"the {chosen.value.replace('_', ' ')} grant needs the client id at the authorization server")
+    if chosen is Grant.JWT_BEARER and grant.assertion is None:
+        raise ValueError("the jwt bearer grant needs a JWT assertion (text or file)")
+    if chosen is Grant.ENTERPRISE and grant.enterprise is None:
+        raise ValueError("enterprise-managed authorization needs the IdP and an ID token")
+    if chosen is Grant.CLIENT_CREDENTIALS and not (client_id and (client_secret or grant.client_key is not None)):
+        raise ValueError("the client credentials grant needs a client id with its secret or private key")

@@ -19,16 +19,28 @@ URLs; authorization-server metadata in the spec's order), CIMD or dynamic regist
 * tokens that cannot go in an ``Authorization`` header refused before they are stored;
 * when the SDK fell back to default endpoints at the MCP server's origin and that failed, an error saying
   what was wrong with the metadata (:mod:`inspector.auth.metadata`), or that there is no registration_endpoint;
-* a flow lock any task may release (see :class:`_FlowLock`).
+* a flow lock any task may release (see :class:`_FlowLock`);
+* client registrations bound to their authorization server's issuer (:mod:`inspector.auth.storage`): when the
+  protected-resource metadata names another server, the registration stored for that one is used or the
+  client registers there, and a pre-registered client bound to another issuer is refused, never sent there;
+* grants other than authorization code (:mod:`inspector.auth.grants`): client credentials, jwt-bearer
+  (workload identity) and enterprise-managed authorization (an ID-JAG from the enterprise IdP,
+  :mod:`inspector.auth.enterprise`); ``private_key_jwt`` client authentication on every token request; a grant
+  the authorization server refused is not retried with the same credentials;
+* DPoP (:mod:`inspector.auth.dpop`): a proof on token requests when the authorization server supports it (or
+  the MCP server demands it), ``Authorization: DPoP`` plus a fresh proof on every MCP request with a bound
+  token, and one retry with the server's nonce on ``use_dpop_nonce``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import ssl
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from types import TracebackType
-from typing import Literal, cast
+from typing import Any, Literal, cast
 
 import anyio
 import httpx2
@@ -37,15 +49,28 @@ from mcp.client.auth import (
     OAuthClientProvider,
     OAuthFlowError,
     OAuthRegistrationError,
+    OAuthTokenError,
     TokenStorage,
 )
-from mcp.client.auth.utils import extract_field_from_www_auth, extract_resource_metadata_from_www_auth, union_scopes
+from mcp.client.auth.utils import (
+    credentials_match_issuer,
+    extract_field_from_www_auth,
+    extract_resource_metadata_from_www_auth,
+    issuers_match,
+    union_scopes,
+)
 from mcp.shared.auth import OAuthClientMetadata
 
+from inspector.auth.assertions import CLIENT_ASSERTION_TYPE
+from inspector.auth.dpop import DPOP_HEADER, DPoPMode, DPoPSigner, nonce_challenge, wanted_algorithm
+from inspector.auth.enterprise import IdJagExchange
+from inspector.auth.forms import as_bearer_answer, form_of, with_form
+from inspector.auth.grants import Grant, GrantOptions, choose_grant, declared_extensions, grant_form
 from inspector.auth.metadata import DiscoveryLog, Document, check_document_urls, document_of, short
 from inspector.auth.steps import AuthStep, AuthStepKind, StepRecorder, StepStatus, classify_request, exchange_of
 from inspector.auth.storage import KeyringTokenStorage
 from inspector.auth.urls import check_oauth_url
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import message_of
 
 __all__ = ["InspectorOAuthProvider"]
@@ -53,6 +78,11 @@ __all__ = ["InspectorOAuthProvider"]
 _Action = Literal["continue", "stop", "refresh"]
 MAX_STEP_UPS = 1
 """Step-up authorizations per challenged scope set (after that the 403 is returned as it is)."""
+_TOKEN_KINDS = (AuthStepKind.TOKEN, AuthStepKind.REFRESH)
+_FINAL_TOKEN_ERRORS = frozenset(
+    {"invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"}
+)
+"""Token endpoint errors (RFC 6749 section 5.2) that sending the same credentials again cannot change."""
 
 
 def _scope_set(scope: str | None) -> frozenset[str]:
@@ -124,6 +154,10 @@ class InspectorOAuthProvider(OAuthClientProvider):
         callback_handler: Callable[[], Awaitable[AuthorizationCodeResult]] | None = None,
         client_metadata_url: str | None = None,
         user_scopes: str | None = None,
+        grant: GrantOptions | None = None,
+        client_issuer: str | None = None,
+        verify: ssl.SSLContext | bool = True,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         super().__init__(
             server_url,
@@ -148,6 +182,26 @@ class InspectorOAuthProvider(OAuthClientProvider):
         """The first request of this flow sent to a default endpoint at the MCP server's origin (no metadata)."""
         self.context.lock = cast(anyio.Lock, _FlowLock())
         self._storage_noticed = False
+        self.grant = grant if grant is not None else GrantOptions()
+        self.client_issuer = client_issuer
+        """The authorization server the configured (pre-registered) client belongs to (None: not said)."""
+        self._id_jag = (
+            IdJagExchange(self.grant.enterprise, recorder=recorder, verify=verify, limits=limits)
+            if self.grant.enterprise is not None
+            else None
+        )
+        self._asm_document: dict[str, Any] | None = None
+        """The authorization-server metadata as it arrived (the SDK's model drops the fields it does not know)."""
+        self._dpop_demanded = False
+        """The MCP server asked for DPoP (a ``DPoP`` challenge, or ``dpop_bound_access_tokens_required``)."""
+        self.dpop: DPoPSigner | None = None
+        """The DPoP key of this session, once DPoP is used."""
+        self._dpop_token: str | None = None
+        """The access token that is bound to :attr:`dpop` (sent with the DPoP scheme)."""
+        self._grant_used: tuple[Grant, str] | None = None
+        self._pending_fingerprint: str | None = None
+        self._refused: dict[str, str] = {}
+        """Credentials fingerprint -> the authorization server's final refusal of them (not sent again)."""
 
     # -- public extras -----------------------------------------------------------------------------
 
@@ -155,6 +209,13 @@ class InspectorOAuthProvider(OAuthClientProvider):
     def steps(self) -> list[AuthStep]:
         """Every step so far (latest version of each)."""
         return list(self.recorder.steps)
+
+    @property
+    def declared_extensions(self) -> frozenset[str]:
+        """The auth extension ids to declare in ``clientCapabilities.extensions`` (see :mod:`.grants`)."""
+        info = self.context.client_info
+        confidential = self.grant.client_key is not None or (info is not None and bool(info.client_secret))
+        return declared_extensions(self.grant, confidential=confidential)
 
     def forget(self) -> None:
         """Drop the tokens and registration held in memory and in storage ("clear stored authorization")."""
@@ -164,6 +225,8 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self.context.protected_resource_metadata = None
         self._initialized = False
         self._step_ups.clear()
+        self._dpop_token = None
+        self._refused.clear()
         if self._keyring is not None:
             self._keyring.clear()
 
@@ -183,6 +246,14 @@ class InspectorOAuthProvider(OAuthClientProvider):
                     started = time.monotonic()
                     response = yield outgoing
                     elapsed = time.monotonic() - started
+                    retry = await self._dpop_retry(outgoing, request, response)
+                    if retry is not None:  # use_dpop_nonce: once more with the server's nonce
+                        self._record_nonce_challenge(outgoing, request, response, elapsed)
+                        started = time.monotonic()
+                        response = yield retry
+                        elapsed = time.monotonic() - started
+                        if self.dpop is not None:
+                            self.dpop.notice(response)
                     if outgoing is request:
                         if response.status_code in (401, 403):
                             self._record_challenge(request, response, elapsed, retried=not first)
@@ -224,6 +295,8 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self._fallback_registration = self._fallback = None
         if response.status_code not in (401, 403):
             return
+        if response.headers.get("www-authenticate", "").lstrip()[:5].lower() == "dpop ":
+            self._dpop_demanded = True  # RFC 9449 section 7.1: the resource server accepts DPoP tokens
         url = extract_resource_metadata_from_www_auth(response)
         if url is not None:
             try:
@@ -242,6 +315,16 @@ class InspectorOAuthProvider(OAuthClientProvider):
                 check_document_urls(document, str(request.url), body)
             except ValueError as exc:
                 raise OAuthFlowError(f"refusing to authorize: {message_of(exc)}") from None
+            try:
+                value: Any = json.loads(body)
+            except ValueError:
+                return
+            if not isinstance(value, dict):
+                return
+            if document is Document.ASM:
+                self._asm_document = value
+            elif value.get("dpop_bound_access_tokens_required") is True:
+                self._dpop_demanded = True
 
     def _explain(self, exc: Exception) -> Exception:
         """The error to report for ``exc``: what was wrong with the metadata when the SDK went on with its
@@ -277,7 +360,7 @@ class InspectorOAuthProvider(OAuthClientProvider):
         """What to do with the server's first answer to ``request`` in this flow."""
         self._stepping_up = False
         if response.status_code == 401:
-            sent_token = request.headers.get("authorization", "").lower().startswith("bearer ")
+            sent_token = request.headers.get("authorization", "").lower().startswith(("bearer ", "dpop "))
             if sent_token and not refreshed and self.context.can_refresh_token():
                 self.context.token_expiry_time = 1.0  # expired: the SDK refreshes before resending
                 return "refresh"
@@ -321,6 +404,8 @@ class InspectorOAuthProvider(OAuthClientProvider):
             or (kind in (AuthStepKind.TOKEN, AuthStepKind.REFRESH) and metadata is None)
         ):
             self._fallback = str(request.url)
+        if kind in _TOKEN_KINDS:
+            return self._adjust_token_request(request)
         if not self.user_scopes or request.method != "POST" or "json" not in request.headers.get("content-type", ""):
             return request
         try:
@@ -353,30 +438,238 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self.recorder.add(AuthStepKind.CHALLENGE, exchange_of(request, response, elapsed))
         self.recorder.finish(StepStatus.FAILED if retried else StepStatus.INFO)
 
+    def _record_nonce_challenge(
+        self, outgoing: httpx2.Request, request: httpx2.Request, response: httpx2.Response, elapsed: float
+    ) -> None:
+        if outgoing is request:
+            details = {"www_authenticate": response.headers.get("www-authenticate", "(none)")}
+            self.recorder.begin(
+                AuthStepKind.CHALLENGE, "The MCP server asked for a DPoP nonce; sending again with it", details
+            )
+            self.recorder.add(AuthStepKind.CHALLENGE, exchange_of(request, response, elapsed))
+            self.recorder.finish(StepStatus.INFO)
+            return
+        kind = classify_request(outgoing, request)
+        self.recorder.add(kind, exchange_of(outgoing, response, elapsed))
+        self.recorder.update(details={"dpop_nonce": "asked for by the token endpoint; sent again with it"})
+
+    async def _dpop_retry(
+        self, outgoing: httpx2.Request, request: httpx2.Request, response: httpx2.Response
+    ) -> httpx2.Request | None:
+        """The request to send again when ``response`` is a ``use_dpop_nonce`` challenge to a proof we sent (the
+        same request with a new proof carrying the nonce), else None. Every answer's nonce is remembered."""
+        signer = self.dpop
+        if signer is None or DPOP_HEADER not in outgoing.headers:
+            return None
+        signer.notice(response)
+        if outgoing is request:
+            token = self._dpop_token
+            if response.status_code != 401 or token is None or nonce_challenge(response) is None:
+                return None
+            return signer.sign(request, access_token=token)
+        if response.status_code != 400 or classify_request(outgoing, request) not in _TOKEN_KINDS:
+            return None
+        if nonce_challenge(response, await response.aread()) is None:
+            return None
+        return signer.sign(outgoing)
+
+    def _issuer_id(self) -> str:
+        """The authorization server's issuer identifier exactly as its metadata states it (the audience of
+        client assertions and ID-JAGs); the token endpoint when there is no metadata."""
+        document = self._asm_document or {}
+        issuer = document.get("issuer")
+        if isinstance(issuer, str) and issuer:
+            return issuer
+        metadata = self.context.oauth_metadata
+        return str(metadata.issuer) if metadata is not None else self._get_token_endpoint()
+
+    def _adjust_token_request(self, request: httpx2.Request) -> httpx2.Request:
+        """A token request gets the ``private_key_jwt`` client assertion (when the client authenticates so) and a
+        DPoP proof (when DPoP is used)."""
+        info = self.context.client_info
+        key = self.grant.client_key
+        if (
+            key is not None
+            and info is not None
+            and info.token_endpoint_auth_method == "private_key_jwt"
+            and "client_assertion" not in form_of(request)
+        ):
+            assertion = key.assertion(info.client_id, self._issuer_id())
+            request = with_form(
+                request, {"client_assertion_type": CLIENT_ASSERTION_TYPE, "client_assertion": assertion}
+            )
+        signer = self._dpop_signer()
+        if signer is not None:
+            signer.sign(request)
+        else:
+            request.headers.pop(DPOP_HEADER, None)
+        return request
+
+    def _dpop_signer(self) -> DPoPSigner | None:
+        """The DPoP key to prove possession of at the token endpoint now (None: no DPoP), see :class:`DPoPMode`."""
+        if self.grant.dpop is not DPoPMode.OFF and self.dpop is not None and self._dpop_token is not None:
+            return self.dpop  # the refresh of a bound token is bound to the same key (RFC 9449 section 5)
+        advertised = (self._asm_document or {}).get("dpop_signing_alg_values_supported")
+        try:
+            algorithm = wanted_algorithm(self.grant.dpop, advertised, demanded=self._dpop_demanded)
+        except ValueError as exc:
+            raise OAuthFlowError(f"DPoP: {message_of(exc)}") from None
+        if algorithm is None:
+            return None
+        if self.dpop is None or (isinstance(advertised, list) and self.dpop.algorithm not in advertised):
+            self.dpop = DPoPSigner(algorithm)
+        return self.dpop
+
+    def _add_auth_header(self, request: httpx2.Request) -> None:
+        tokens = self.context.current_tokens
+        token = tokens.access_token if tokens is not None else None
+        if token and self.dpop is not None and token == self._dpop_token:
+            request.headers["Authorization"] = f"DPoP {token}"  # RFC 9449 section 7.1
+            self.dpop.sign(request, access_token=token)
+            return
+        request.headers.pop(DPOP_HEADER, None)
+        super()._add_auth_header(request)
+
+    def _bind_registration(self, issuer: str) -> None:
+        """Use the client registration that belongs to the authorization server ``issuer`` (MCP 2026-07-28 client
+        registration): a configured client bound to another server is refused; a stored registration at another
+        server is set aside (with the tokens it got) for the one stored for ``issuer``, or for none, so the SDK
+        registers there."""
+        if self.client_issuer is not None and not issuers_match(self.client_issuer, issuer):
+            raise OAuthFlowError(
+                f"the configured client belongs to the authorization server {self.client_issuer}, but the MCP server "
+                f"now names {issuer}: its credentials are not sent there; configure the client registered at {issuer}"
+            )
+        store = self._keyring
+        info = self.context.client_info
+        if store is None or store.preregistered is not None:
+            return
+        if info is not None:
+            if info.issuer is not None and issuers_match(info.issuer, issuer):
+                return  # bound to this server
+            portable = credentials_match_issuer(info, issuer, self.context.client_metadata_url)
+            if portable and (info.issuer is not None or store.registration_for(issuer) is None):
+                return  # CIMD, or bound to no server with nothing better stored
+        stored = store.registration_for(issuer)
+        if info is not None and info.issuer is not None:
+            self.context.clear_tokens()  # issued by the other server
+            self.context.oauth_metadata = None
+            self._dpop_token = None
+        self.context.client_info = stored
+        if stored is not None:
+            store.use_client(stored)
+        if info is not None and info.issuer is not None:
+            self.recorder.note(
+                AuthStepKind.NOTICE,
+                f"The authorization server changed to {issuer}: "
+                + ("using the client registered there earlier" if stored else "registering there"),
+                {"previous_issuer": info.issuer, "issuer": issuer},
+            )
+
+    def _expected_issuer(self) -> str:
+        issuer = super()._expected_issuer()
+        self._bind_registration(issuer)  # before the SDK decides whether to reuse the registration it holds
+        return issuer
+
     # -- SDK hooks ---------------------------------------------------------------------------------
 
     async def _initialize(self) -> None:
         await super()._initialize()
         store = self._keyring
-        if store is not None and self.context.current_tokens is not None:
+        tokens = self.context.current_tokens
+        if store is not None and tokens is not None:
             self.context.token_expiry_time = store.expires_at()
             if self.context.oauth_metadata is None:
                 self.context.oauth_metadata = store.stored_server_metadata()
+            binding = store.stored_token_binding()
+            if binding is not None and self.dpop is not None and self.dpop.jkt == binding:
+                self._dpop_token = tokens.access_token
+            elif binding is not None:
+                self.context.clear_tokens()  # bound to a DPoP key of an earlier session, which is gone
+                self.recorder.note(
+                    AuthStepKind.NOTICE, "The stored token is bound to the DPoP key of an earlier session: not used"
+                )
 
     async def _perform_authorization(self) -> httpx2.Request:
         metadata = self.context.oauth_metadata
         self._check_endpoints()
-        if metadata is not None and "S256" not in (metadata.code_challenge_methods_supported or []):
-            raise OAuthFlowError(
-                "the authorization server does not advertise PKCE S256 support (code_challenge_methods_supported); "
-                "refusing to authorize"
-            )
         if self.user_scopes:
             current = self.context.client_metadata.scope
             self.context.client_metadata.scope = (
                 union_scopes(self.user_scopes, current) if self._stepping_up else self.user_scopes
             )
+        info = self.context.client_info
+        confidential = info is not None and (bool(info.client_secret) or self.grant.client_key is not None)
+        supported = metadata.grant_types_supported if metadata is not None else None
+        grant, why = choose_grant(self.grant, confidential=confidential, grant_types_supported=supported)
+        self._grant_used = (grant, why)
+        self._pending_fingerprint = None
+        if grant is not Grant.AUTHORIZATION_CODE:
+            return await self._grant_request(grant, why)
+        if metadata is not None and "S256" not in (metadata.code_challenge_methods_supported or []):
+            raise OAuthFlowError(
+                "the authorization server does not advertise PKCE S256 support (code_challenge_methods_supported); "
+                "refusing to authorize"
+            )
         return await super()._perform_authorization()
+
+    def _fingerprint(self, grant: Grant, secret_input: str | None) -> str:
+        info = self.context.client_info
+        key = self.grant.client_key
+        parts = [
+            grant.value,
+            info.client_id if info is not None else "",
+            (info.client_secret or "") if info is not None else "",
+            key.algorithm if key is not None else "",
+            secret_input or "",
+            self.context.client_metadata.scope or "",
+            self._get_token_endpoint(),
+        ]
+        return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+    async def _grant_request(self, grant: Grant, why: str) -> httpx2.Request:
+        """The token request of a client-credentials, jwt-bearer or enterprise grant (see :mod:`.grants`)."""
+        ctx = self.context
+        info = ctx.client_info
+        label = grant.value.replace("_", " ")
+        if info is None:
+            raise OAuthFlowError(f"the {label} grant needs a client id (this client is not registered there)")
+        if grant is Grant.CLIENT_CREDENTIALS and not info.client_secret and self.grant.client_key is None:
+            raise OAuthFlowError("the client credentials grant needs the client's secret or private key")
+        resource = ctx.get_resource_url() if ctx.should_include_resource_param(ctx.protocol_version) else None
+        scope = ctx.client_metadata.scope
+        source = self.grant.assertion if grant is Grant.JWT_BEARER else None
+        if grant is Grant.ENTERPRISE:
+            source = self.grant.enterprise.id_token if self.grant.enterprise is not None else None
+        secret_input: str | None = None
+        if grant in (Grant.JWT_BEARER, Grant.ENTERPRISE):
+            if source is None:
+                what = "a JWT assertion" if grant is Grant.JWT_BEARER else "the enterprise IdP and an ID token"
+                raise OAuthFlowError(f"the {label} grant needs {what}")
+            try:
+                secret_input = source.read()
+            except ValueError as exc:
+                raise OAuthFlowError(f"the {label} grant: {message_of(exc)}") from None
+        fingerprint = self._fingerprint(grant, secret_input)
+        refused = self._refused.get(fingerprint)
+        if refused is not None:
+            raise OAuthTokenError(f"not asking again with the credentials that were refused: {refused}")
+        assertion = secret_input
+        if grant is Grant.ENTERPRISE:
+            assert self._id_jag is not None
+            try:
+                assertion = await self._id_jag.id_jag(
+                    audience=self._issuer_id(), resource=resource or ctx.get_resource_url(), scope=scope
+                )
+            except OAuthTokenError as exc:
+                self._refused[fingerprint] = message_of(exc)
+                raise
+        self.recorder.begin(AuthStepKind.TOKEN, f"Token request ({label} grant)", {"grant": grant.value, "why": why})
+        data = grant_form(grant, client_id=info.client_id, resource=resource, scope=scope, assertion=assertion)
+        self._settle_token_auth_method()
+        data, headers = ctx.prepare_token_auth(data, {"Content-Type": "application/x-www-form-urlencoded"})
+        self._pending_fingerprint = fingerprint
+        return httpx2.Request("POST", self._get_token_endpoint(), data=data, headers=headers)
 
     def _check_endpoints(self) -> None:
         """The authorization server's endpoints (from its metadata, or the SDK's defaults at the MCP server's
@@ -425,24 +718,61 @@ class InspectorOAuthProvider(OAuthClientProvider):
         self._settle_token_auth_method()
         return await super()._refresh_token()
 
+    def _bind_answer(self, response: httpx2.Response, body: bytes) -> tuple[httpx2.Response, bool]:
+        """The token answer as the SDK reads it, and whether its token is DPoP-bound (kept aside: the SDK's model
+        knows only Bearer). A bound token answering a request without our proof is refused."""
+        readable, token_type = as_bearer_answer(response, body)
+        bound = token_type is not None and token_type.lower() == "dpop"
+        if bound and (self.dpop is None or DPOP_HEADER not in response.request.headers):
+            raise OAuthFlowError("the authorization server issued a DPoP-bound token to a request without a DPoP proof")
+        if self._keyring is not None:
+            self._keyring.token_binding = self.dpop.jkt if bound and self.dpop is not None else None
+        return readable, bound
+
+    def _remember_refusal(self, body: bytes) -> None:
+        fingerprint, self._pending_fingerprint = self._pending_fingerprint, None
+        if fingerprint is None:
+            return
+        try:
+            value: Any = json.loads(body)
+        except ValueError:
+            return
+        error = value.get("error") if isinstance(value, dict) else None
+        if error in _FINAL_TOKEN_ERRORS:
+            described = value.get("error_description")
+            self._refused[fingerprint] = f"{error}: {described}" if isinstance(described, str) and described else error
+
     async def _handle_token_response(self, response: httpx2.Response) -> None:
         if self._keyring is not None:
             self._keyring.server_metadata = self.context.oauth_metadata
+        bound = False
         if response.status_code in (200, 201):
-            check_token_body(await response.aread(), "token response")  # before anything is stored
+            body = await response.aread()
+            check_token_body(body, "token response")  # before anything is stored
+            response, bound = self._bind_answer(response, body)
+            self._pending_fingerprint = None
+        else:
+            self._remember_refusal(await response.aread())
         await super()._handle_token_response(response)
+        tokens = self.context.current_tokens
+        self._dpop_token = tokens.access_token if bound and tokens is not None else None
         self._notice_session_only()
 
     async def _handle_refresh_response(self, response: httpx2.Response) -> bool:
         if self._keyring is not None:
             self._keyring.server_metadata = self.context.oauth_metadata
+        bound = False
         if response.status_code == 200:
             try:
-                check_token_body(await response.aread(), "refresh token response", whole=False)
+                body = await response.aread()
+                check_token_body(body, "refresh token response", whole=False)
+                response, bound = self._bind_answer(response, body)
             except OAuthFlowError:
                 self.context.clear_tokens()
                 raise
         ok = await super()._handle_refresh_response(response)
+        tokens = self.context.current_tokens
+        self._dpop_token = tokens.access_token if ok and bound and tokens is not None else None
         if not ok and self.recorder.current is not None and self.recorder.current.kind == AuthStepKind.REFRESH:
             self.recorder.finish(StepStatus.FAILED, f"refresh refused (HTTP {response.status_code}); authorizing again")
         return ok
@@ -491,7 +821,12 @@ class InspectorOAuthProvider(OAuthClientProvider):
                 "expires_in": str(tokens.expires_in) if tokens.expires_in is not None else "(not given)",
                 "refresh_token": "yes" if tokens.refresh_token else "no",
                 "storage": "keyring" if self._keyring is None or self._keyring.persistent else "session memory",
+                "token_type": "DPoP" if self._dpop_token == tokens.access_token else "Bearer",
             }
+            if self._dpop_token == tokens.access_token and self.dpop is not None:
+                details["dpop_key"] = f"{self.dpop.algorithm}, thumbprint {self.dpop.jkt}"
+            if kind == AuthStepKind.TOKEN and self._grant_used is not None:
+                details["grant"] = self._grant_used[0].value
             return ("Access token refreshed" if kind == AuthStepKind.REFRESH else "Access token received"), details
         if kind == AuthStepKind.REFRESH:
             return "Refresh refused", {}

@@ -35,7 +35,18 @@ MASK: Final = "••••"
 _SECRET_HEADERS: Final = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "dpop"})
 _SECRET_HEADER_WORDS: Final = ("token", "secret", "api-key", "apikey", "password", "session")
 _SECRET_PARAMS: Final = frozenset(
-    {"code", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "assertion", "token"}
+    {
+        "code",
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "client_secret",
+        "code_verifier",
+        "assertion",
+        "client_assertion",
+        "subject_token",
+        "token",
+    }
 )
 
 
@@ -46,6 +57,8 @@ class AuthStepKind(StrEnum):
     REGISTRATION = "registration"
     AUTHORIZATION = "authorization"
     TOKEN = "token"
+    TOKEN_EXCHANGE = "token_exchange"
+    """Enterprise-managed authorization: the ID token for an ID-JAG at the enterprise IdP."""
     REFRESH = "refresh"
     NOTICE = "notice"
 

@@ -1,12 +1,19 @@
 """OAuth tokens and client registrations per server, kept in the OS keyring (never in a file).
 
-:class:`KeyringTokenStorage` is the SDK's ``TokenStorage`` for one MCP server. It keeps two secrets under
+:class:`KeyringTokenStorage` is the SDK's ``TokenStorage`` for one MCP server. It keeps these secrets under
 :data:`inspector.store.secrets.SERVICE_NAME`:
 
 * ``oauth/<resource>/tokens`` - the token response, when the access token expires (an absolute time, so
-  a restart knows whether to refresh), the client id it was issued to, and the authorization server's
-  metadata (public, but needed to refresh after a restart without rediscovering);
-* ``oauth/<resource>/client`` - the client information from dynamic registration or a CIMD URL.
+  a restart knows whether to refresh), the client id it was issued to, the authorization server's
+  metadata (public, but needed to refresh after a restart without rediscovering; its ``issuer`` says which
+  registration the tokens belong to) and, for a DPoP-bound token, the thumbprint of the key it is bound to;
+* ``oauth/<resource>/client/<issuer>`` - the client registration (dynamic registration or a CIMD URL) at the
+  authorization server ``<issuer>``: registrations are keyed by the issuer that issued them (MCP 2026-07-28,
+  client registration: credentials are bound to their authorization server, never presented to another, and
+  the client registers again when the server's protected-resource metadata names a new one);
+* ``oauth/<resource>/issuers`` - the issuers that have a registration stored, most recently used last;
+* ``oauth/<resource>/client`` - a registration bound to no issuer (registered at the MCP server's origin
+  for lack of metadata), and where earlier versions kept the one registration.
 
 ``<resource>`` is the server's canonical URL (RFC 8707: lower-case scheme and host, no fragment). With
 no usable keyring, :class:`~inspector.store.secrets.SecretStore` keeps them in memory for the session
@@ -21,6 +28,7 @@ import logging
 import time
 from typing import Any, Final
 
+from mcp.client.auth.utils import issuers_match
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from mcp.shared.auth_utils import resource_url_from_server_url
 from pydantic import ValidationError
@@ -31,6 +39,7 @@ __all__ = [
     "KeyringTokenStorage",
     "clear_stored_authorization",
     "default_secret_store",
+    "registration_key",
     "storage_key",
 ]
 
@@ -49,14 +58,30 @@ def default_secret_store() -> SecretStore:
 
 
 def storage_key(server_url: str, part: str) -> str:
-    """The keyring key of one part (``tokens`` or ``client``) of a server's authorization."""
+    """The keyring key of one part (``tokens``, ``client``, ``issuers``) of a server's authorization."""
     return f"{_PREFIX}/{resource_url_from_server_url(server_url)}/{part}"
 
 
+def registration_key(server_url: str, issuer: str) -> str:
+    """The keyring key of the client registration at the authorization server ``issuer``."""
+    return storage_key(server_url, f"client/{issuer}")
+
+
+def _issuer_index(store: SecretStore, server_url: str) -> list[str]:
+    raw = store.get(storage_key(server_url, "issuers"))
+    try:
+        value = json.loads(raw) if raw is not None else []
+    except ValueError:
+        return []
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
 def clear_stored_authorization(server_url: str, *, secrets: SecretStore | None = None) -> None:
-    """Forget the stored tokens and client registration of ``server_url`` (nothing stored is fine)."""
+    """Forget the stored tokens and every client registration of ``server_url`` (nothing stored is fine)."""
     store = secrets if secrets is not None else default_secret_store()
-    for part in ("tokens", "client"):
+    for issuer in _issuer_index(store, server_url):
+        store.delete(registration_key(server_url, issuer))
+    for part in ("tokens", "client", "issuers"):
         store.delete(storage_key(server_url, part))
 
 
@@ -90,7 +115,13 @@ class KeyringTokenStorage:
         self.preregistered = preregistered
         self.server_metadata: OAuthMetadata | None = None
         """Authorization-server metadata to store with the next tokens (set by the provider)."""
+        self.token_binding: str | None = None
+        """The DPoP key thumbprint the next tokens are bound to (set by the provider; None: bearer tokens)."""
         self._client_id: str | None = preregistered.client_id if preregistered is not None else None
+
+    def use_client(self, client: OAuthClientInformationFull) -> None:
+        """The provider now uses ``client`` (a stored registration): the next tokens are recorded as its."""
+        self._client_id = client.client_id
 
     def use_preregistered(self, client: OAuthClientInformationFull | None) -> None:
         """Answer with ``client`` (a pre-registered client) instead of any stored registration."""
@@ -115,9 +146,8 @@ class KeyringTokenStorage:
     def _record(self) -> dict[str, Any] | None:
         return _load_json(self.secrets.get(storage_key(self.server_url, "tokens")), "tokens")
 
-    def stored_client_info(self) -> OAuthClientInformationFull | None:
-        """The stored registration (not the pre-registered client), or None."""
-        data = _load_json(self.secrets.get(storage_key(self.server_url, "client")), "client information")
+    def _load_client(self, key: str) -> OAuthClientInformationFull | None:
+        data = _load_json(self.secrets.get(key), "client information")
         if data is None:
             return None
         try:
@@ -125,6 +155,46 @@ class KeyringTokenStorage:
         except ValidationError:
             log.warning("ignoring invalid stored OAuth client information")
             return None
+
+    def stored_issuers(self) -> list[str]:
+        """The issuers a registration is stored for, most recently used last."""
+        return _issuer_index(self.secrets, self.server_url)
+
+    def registration_for(self, issuer: str) -> OAuthClientInformationFull | None:
+        """The stored registration at the authorization server ``issuer`` (never one bound to another)."""
+        for known in self.stored_issuers():
+            if issuers_match(known, issuer):
+                info = self._load_client(registration_key(self.server_url, known))
+                if info is not None:
+                    return info
+        legacy = self._load_client(storage_key(self.server_url, "client"))
+        if legacy is not None and legacy.issuer is not None and issuers_match(legacy.issuer, issuer):
+            return legacy
+        return None
+
+    def current_issuer(self) -> str | None:
+        """The authorization server of the stored tokens, else the one registered with last."""
+        metadata = self.stored_server_metadata()
+        if metadata is not None:
+            return str(metadata.issuer)
+        issuers = self.stored_issuers()
+        return issuers[-1] if issuers else None
+
+    def stored_client_info(self) -> OAuthClientInformationFull | None:
+        """The stored registration for the current authorization server (see :meth:`current_issuer`), else the
+        one bound to no issuer; never the pre-registered client. None: nothing stored."""
+        issuer = self.current_issuer()
+        if issuer is not None:
+            info = self.registration_for(issuer)
+            if info is not None:
+                return info
+        return self._load_client(storage_key(self.server_url, "client"))
+
+    def stored_token_binding(self) -> str | None:
+        """The DPoP key thumbprint the stored tokens are bound to (None: bearer tokens, or none stored)."""
+        record = self._record()
+        value = record.get("dpop_jkt") if record else None
+        return value if isinstance(value, str) else None
 
     def expires_at(self) -> float | None:
         """When the stored access token expires (epoch seconds), or None (unknown or none stored)."""
@@ -171,6 +241,8 @@ class KeyringTokenStorage:
         }
         if self.server_metadata is not None:
             record["server_metadata"] = self.server_metadata.model_dump(mode="json", exclude_none=True)
+        if self.token_binding is not None:
+            record["dpop_jkt"] = self.token_binding
         self.secrets.set(storage_key(self.server_url, "tokens"), json.dumps(record, separators=(",", ":")))
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
@@ -183,5 +255,17 @@ class KeyringTokenStorage:
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
         self._client_id = client_info.client_id
-        data = client_info.model_dump(mode="json", exclude_none=True)
-        self.secrets.set(storage_key(self.server_url, "client"), json.dumps(data, separators=(",", ":")))
+        data = json.dumps(client_info.model_dump(mode="json", exclude_none=True), separators=(",", ":"))
+        issuer = client_info.issuer
+        if issuer is None:
+            self.secrets.set(storage_key(self.server_url, "client"), data)
+            return
+        issuers = [known for known in self.stored_issuers() if not issuers_match(known, issuer)]
+        for known in self.stored_issuers():
+            if known != issuer and issuers_match(known, issuer):
+                self.secrets.delete(registration_key(self.server_url, known))
+        self.secrets.set(registration_key(self.server_url, issuer), data)
+        self.secrets.set(storage_key(self.server_url, "issuers"), json.dumps([*issuers, issuer]))
+        legacy = self._load_client(storage_key(self.server_url, "client"))
+        if legacy is not None and legacy.issuer is not None and issuers_match(legacy.issuer, issuer):
+            self.secrets.delete(storage_key(self.server_url, "client"))  # moved under its issuer

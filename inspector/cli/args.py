@@ -21,6 +21,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, NoReturn
 
+from inspector.cli.auth_options import (
+    AUTH_OPTIONS,
+    AuthCliOptions,
+    add_auth_arguments,
+    given_auth_flags,
+    parse_auth_options,
+)
+from inspector.cli.auth_options import ENVIRONMENT_HELP as AUTH_ENVIRONMENT_HELP
 from inspector.cli.errors import UsageError
 from inspector.cli.exitcodes import EXIT_CODES_HELP
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
@@ -91,10 +99,12 @@ _OPTIONS: Final[dict[str, Arity]] = {
     "--client-secret": "one",
     "--client-metadata-url": "one",
     "--scope": "one",
+    **AUTH_OPTIONS,
     "--load": "flag",
     "--load-concurrency": "one",
     "--load-requests": "one",
     "--protocol-version": "one",
+    "--protocol-era": "one",
     "--timeout": "one",
     "--strict": "flag",
     "--limit": "many",
@@ -123,6 +133,8 @@ class CliOptions:
     client_secret: str | None = None
     client_metadata_url: str | None = None
     scopes: list[str] = field(default_factory=list)
+    oauth: AuthCliOptions = field(default_factory=AuthCliOptions)
+    """The grant options (``--grant``, ``--client-key``, ``--dpop``, ...; inspector.cli.auth_options)."""
     method: str | None = None
     tool_name: str | None = None
     tool_arg_pairs: list[tuple[str, str]] = field(default_factory=list)
@@ -141,6 +153,7 @@ class CliOptions:
     load_concurrency: int = DEFAULT_LOAD_CONCURRENCY
     load_requests: int = DEFAULT_LOAD_REQUESTS
     protocol_version: str = DEFAULT_PROTOCOL_VERSION
+    protocol_era: Literal["legacy", "modern", "auto"] = "auto"
     timeout: float = DEFAULT_TIMEOUT
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
@@ -204,7 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
             "--load-concurrency 8 --load-requests 1000\n\n"
             "environment:\n"
             "  MCP_INSPECT_DEBUG=1  show the Python traceback of unexpected internal errors\n"
-            "  MCP_INSPECT_CLIENT_SECRET  the OAuth client secret of --client-id (instead of --client-secret)"
+            "  MCP_INSPECT_CLIENT_SECRET  the OAuth client secret of --client-id (instead of --client-secret)\n"
+            f"{AUTH_ENVIRONMENT_HELP}"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         add_help=False,
@@ -275,13 +289,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="authorize without a browser, for authorization servers that approve at once (CI, conformance); "
         "tokens are kept in memory for this run only",
     )
+    add_auth_arguments(auth)
 
     conn = parser.add_argument_group("connection")
     conn.add_argument(
         "--protocol-version",
         default=DEFAULT_PROTOCOL_VERSION,
         metavar="V",
-        help=f"protocol version to offer (default {DEFAULT_PROTOCOL_VERSION})",
+        help=f"protocol version to offer in the handshake era (default {DEFAULT_PROTOCOL_VERSION}; "
+        "2026-07-28 means --protocol-era modern)",
+    )
+    conn.add_argument(
+        "--protocol-era",
+        choices=("legacy", "modern", "auto"),
+        default="auto",
+        help="legacy: initialize; modern: 2026-07-28 (server/discover, no handshake); auto (default): "
+        "server/discover first, initialize when the server does not answer it as a 2026-07-28 server",
     )
     conn.add_argument(
         "--timeout",
@@ -493,7 +516,7 @@ def parse_args(argv: list[str]) -> CliOptions:
         for value, flag in ((ns.load_concurrency, "--load-concurrency"), (ns.load_requests, "--load-requests")):
             if value is not None:
                 raise UsageError(f"{flag} only makes sense with --load")
-        opts.protocol_version = _protocol_version(ns.protocol_version)
+        _protocol(opts, ns)
         return opts
     if ns.load:
         if ns.method not in (None, "tools/call"):
@@ -536,7 +559,7 @@ def parse_args(argv: list[str]) -> CliOptions:
         key, value = parse_pair(item, "--prompt-args")
         opts.prompt_args[key] = value
     opts.log_level = ns.log_level
-    opts.protocol_version = _protocol_version(ns.protocol_version)
+    _protocol(opts, ns)
     return opts
 
 
@@ -599,7 +622,7 @@ def _remote_options(opts: CliOptions, ns: argparse.Namespace) -> None:
             ("--scope", bool(ns.scope)),
         )
         if given
-    ]
+    ] + given_auth_flags(ns)
     if remote_only and url is None:
         raise UsageError(f"{remote_only[0]} is for HTTP targets (http:// or https:// URLs), not server commands")
     if url is not None and (ns.env or ns.cwd is not None):
@@ -613,19 +636,25 @@ def _remote_options(opts: CliOptions, ns: argparse.Namespace) -> None:
     opts.client_metadata_url = ns.client_metadata_url
     opts.scopes = [word for item in ns.scope for word in item.split()]
     opts.auto_approve = ns.auto_approve
+    opts.oauth = parse_auth_options(ns)
 
 
-def _protocol_version(version: str) -> str:
-    from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
+def _protocol(opts: CliOptions, ns: argparse.Namespace) -> None:
+    """``--protocol-version`` and ``--protocol-era``, checked against each other."""
+    from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, MODERN_VERSIONS
 
-    if version in HANDSHAKE_VERSIONS:
-        return version
-    if version in KNOWN_VERSIONS:
-        raise UsageError(
-            f"--protocol-version {version} (modern era) is not supported yet; use one of "
-            f"{', '.join(HANDSHAKE_VERSIONS)}"
-        )
-    raise UsageError(f"--protocol-version: unknown version {version!r}; known: {', '.join(HANDSHAKE_VERSIONS)}")
+    version, era = ns.protocol_version, ns.protocol_era
+    if version not in KNOWN_VERSIONS:
+        raise UsageError(f"--protocol-version: unknown version {version!r}; known: {', '.join(KNOWN_VERSIONS)}")
+    if version in MODERN_VERSIONS:
+        if era == "legacy":
+            raise UsageError(
+                f"--protocol-version {version} is a 2026-07-28-era version; --protocol-era legacy offers one of "
+                f"{', '.join(HANDSHAKE_VERSIONS)}"
+            )
+        era = "modern"
+    opts.protocol_version = version
+    opts.protocol_era = era
 
 
 def _hint_from_target(target: list[str]) -> str:

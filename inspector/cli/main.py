@@ -13,15 +13,18 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import AsyncGenerator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from inspector.cli.args import CliOptions, HelpRequested, parse_args, sniff_format
+from inspector.cli.auth_options import grant_options
 from inspector.cli.errors import CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 
 if TYPE_CHECKING:
     import httpx2
 
+    from inspector.auth import GrantOptions
     from inspector.cli.config import ServerSpec
     from inspector.cli.output import Reporter
     from inspector.transports.base import Transport
@@ -56,8 +59,18 @@ def _quiet_stdout() -> None:
         pass
 
 
-def _oauth_settings(opts: CliOptions) -> tuple[str | None, str | None, str | None, str | None]:
-    """(client id, client secret, issuer, CIMD URL): the flags, else what the conformance harness passes."""
+@dataclass(frozen=True)
+class _OAuthSettings:
+    client_id: str | None
+    client_secret: str | None
+    issuer: str | None
+    cimd_url: str | None
+    grant: GrantOptions | None
+
+
+def _oauth_settings(opts: CliOptions) -> _OAuthSettings:
+    """The client, its issuer, the CIMD URL and the grant options: the flags, else what the conformance harness
+    passes. UsageError for unusable settings (a malformed harness context, an unreadable key file)."""
     harness = None
     if any(name.startswith("MCP_CONFORMANCE_") for name in os.environ):  # (importing inspector.auth is slow)
         from inspector.auth import conformance_settings
@@ -66,13 +79,19 @@ def _oauth_settings(opts: CliOptions) -> tuple[str | None, str | None, str | Non
             harness = conformance_settings()
         except ValueError as exc:
             raise UsageError(_message(exc)) from None
-    client_id, client_secret, issuer = opts.client_id, opts.client_secret, None
+    client_id, client_secret, issuer = opts.client_id, opts.client_secret, opts.oauth.issuer
     if client_id is not None and client_secret is None:
         client_secret = os.environ.get(CLIENT_SECRET_ENV) or None  # kept out of the process list
     if client_id is None and harness is not None and harness.client_id:
         client_id, client_secret, issuer = harness.client_id, harness.client_secret, harness.issuer
     cimd_url = opts.client_metadata_url or (harness.cimd_url if harness is not None else None)
-    return client_id, client_secret, issuer, cimd_url
+    grant = grant_options(opts.oauth)
+    if grant is None and harness is not None:
+        try:
+            grant = harness.grant_options()
+        except ValueError as exc:
+            raise UsageError(f"{_message(exc)} (in MCP_CONFORMANCE_CONTEXT)") from None
+    return _OAuthSettings(client_id, client_secret, issuer, cimd_url, grant)
 
 
 def _oauth(opts: CliOptions, url: str) -> httpx2.Auth:
@@ -85,7 +104,7 @@ def _oauth(opts: CliOptions, url: str) -> httpx2.Auth:
 
         # the SDK logs a failed flow with its traceback; the CLI reports it as one line instead
         logging.getLogger("mcp").addHandler(logging.NullHandler())
-    client_id, client_secret, issuer, cimd_url = _oauth_settings(opts)
+    settings = _oauth_settings(opts)
     storage = None
     if opts.auto_approve:
         # an unattended run keeps its tokens for itself: nothing lands in (or comes from) the user's keyring
@@ -98,14 +117,15 @@ def _oauth(opts: CliOptions, url: str) -> httpx2.Auth:
     try:
         return build_oauth_auth(
             url,
-            client_id=client_id,
-            client_secret=client_secret,
-            issuer=issuer,
-            cimd_url=cimd_url,
+            client_id=settings.client_id,
+            client_secret=settings.client_secret,
+            issuer=settings.issuer,
+            cimd_url=settings.cimd_url,
             scopes=opts.scopes or None,
             storage=storage,
             auto_approve=opts.auto_approve,
             limits=opts.limits,
+            grant=settings.grant,
         )
     except ValueError as exc:
         raise UsageError(_message(exc)) from None
@@ -149,7 +169,7 @@ def _remote_transport(opts: CliOptions, url: str) -> Transport:
     own_auth = any(name.lower() == "authorization" for name in headers)
     try:
         if not own_auth:
-            _oauth_settings(opts)  # a malformed MCP_CONFORMANCE_CONTEXT is a usage error before connecting
+            _oauth_settings(opts)  # unusable OAuth settings (a bad key file, harness context) are usage errors now
         return transport_for_target(
             url,
             transport=opts.transport,

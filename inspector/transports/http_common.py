@@ -51,7 +51,8 @@ __all__ = [
     "status_error",
 ]
 
-ALWAYS_SECRET: Final = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
+ALWAYS_SECRET: Final = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie", "dpop"})
+"""Headers masked in every log (a DPoP proof is bound to one request but still a credential)."""
 _SUMMARY_CHARS: Final = 200
 _TITLE: Final = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 _TAG: Final = re.compile(r"<[^>]*>")

@@ -225,7 +225,12 @@ def test_tokens_live_in_the_keyring_not_on_disk_and_clear_forgets_them(
     tokens = first.context.current_tokens
     assert tokens is not None and tokens.refresh_token
     stored = {name: value for (service, name), value in memory_keyring.passwords.items() if service == SERVICE_NAME}
-    assert set(stored) == {f"oauth/{server.mcp_url}/tokens", f"oauth/{server.mcp_url}/client"}
+    # the registration is keyed by the issuer of the authorization server that issued it
+    assert set(stored) == {
+        f"oauth/{server.mcp_url}/tokens",
+        f"oauth/{server.mcp_url}/client/{server.base_url}",
+        f"oauth/{server.mcp_url}/issuers",
+    }
     assert tokens.access_token in stored[f"oauth/{server.mcp_url}/tokens"]
     for root in session_dirs.values():
         files = [p for p in root.rglob("*") if p.is_file()] if root.exists() else []

@@ -17,6 +17,8 @@ with ``authorization_response_iss_parameter_supported`` (and ``client_id_metadat
 with ``cimd``), step-up (``tools/call`` of ``admin_action`` needs ``mcp:admin``: 403 ``insufficient_scope``
 with the wider ``scope``), the test knobs of :class:`ServerOptions`, and ``/_test/events`` (every request
 to the authorization server, with its query/form/JSON) and ``/_test/expire`` (expire all access tokens).
+The auth extensions (DPoP, client credentials, jwt-bearer, the enterprise IdP at ``/idp``) are in
+tests/servers/oauth_extensions.py, switched on by ``ServerOptions.extensions``.
 
 Run ``python tests/servers/oauth_server.py [--port N] [--no-dcr] [--client ID:SECRET[:METHOD]] ...``; it
 prints ``LISTENING <mcp url>`` when ready. Tests use :func:`running_server` (a thread).
@@ -31,7 +33,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import parse_qsl
@@ -50,6 +52,7 @@ from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import InvalidRedirectUriError, OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
+from servers.oauth_extensions import ExtensionOptions, Extensions, Problem, form_of
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 READ, ADMIN = "mcp:read", "mcp:admin"
@@ -88,6 +91,8 @@ class ServerOptions:
     """The ``resource_metadata`` URL put in 401/403 challenges instead of the one this server serves."""
     raw: dict[str, RawAnswer] = field(default_factory=dict)
     """path -> the exact answer to any request for it (bodies that are not JSON, gzip bombs, redirects)."""
+    extensions: ExtensionOptions = field(default_factory=ExtensionOptions)
+    """DPoP, client credentials, jwt-bearer, the enterprise IdP (tests/servers/oauth_extensions.py)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,8 @@ class Provider:
         self.codes: dict[str, AuthorizationCode] = {}
         self.access: dict[str, AccessToken] = {}
         self.refresh: dict[str, RefreshToken] = {}
+        self.trusted: list[Provider] = [self]
+        """Whose access tokens the MCP server accepts (tests of an authorization-server change edit it)."""
         for client_id, (secret, method) in options.preregistered.items():
             self.clients[client_id] = LoopbackClient(
                 client_id=client_id,
@@ -196,7 +203,7 @@ class Provider:
         return self._issue(client.client_id, scopes, refresh_token.resource)
 
     async def load_access_token(self, token: str) -> AccessToken | None:
-        found = self.access.get(token)
+        found = next((p.access[token] for p in self.trusted if token in p.access), None)
         if found is None or (found.expires_at is not None and found.expires_at < time.time()):
             return None
         return found
@@ -294,6 +301,7 @@ class TestLayer:
         self.options = options
         self.events: list[dict[str, Any]] = []
         self.prm_url = f"{base_url}/.well-known/oauth-protected-resource" + ("" if options.prm_at_root else "/mcp")
+        self.ext = Extensions(base_url, provider, options.extensions)
 
     def as_metadata(self) -> dict[str, Any]:
         base = self.base_url
@@ -314,7 +322,7 @@ class TestLayer:
             metadata["authorization_response_iss_parameter_supported"] = True
         if self.options.cimd:
             metadata["client_id_metadata_document_supported"] = True
-        return _merged(metadata, self.options.metadata_overrides)
+        return _merged(self.ext.metadata(metadata), self.options.metadata_overrides)
 
     def prm(self) -> dict[str, Any]:
         prm = {
@@ -332,6 +340,7 @@ class TestLayer:
             "path": scope["path"],
             "query": dict(parse_qsl(scope.get("query_string", b"").decode())),
             "authorization": headers.get("authorization", ""),
+            "dpop": headers.get("dpop"),
         }
         content_type = headers.get("content-type", "")
         if "x-www-form-urlencoded" in content_type:
@@ -347,7 +356,9 @@ class TestLayer:
             return
         path, method = scope["path"], scope["method"]
         body = await _read_body(receive)
-        if path in ("/authorize", "/token", "/register", "/revoke") or path.startswith("/.well-known/"):
+        if path in ("/authorize", "/token", "/register", "/revoke", "/idp/token") or path.startswith(
+            ("/.well-known/", "/idp/.well-known/")
+        ):
             self._record(scope, body)
         raw = self.options.raw.get(path)
         if raw is not None:
@@ -368,6 +379,14 @@ class TestLayer:
             await _send_json(send, 404, {"error": "not_found"})
         elif path == "/.well-known/oauth-authorization-server":
             await _send_json(send, 200, self.as_metadata())
+        elif path == "/idp/.well-known/openid-configuration" and self.ext.options.idp:
+            await _send_json(send, 200, self.ext.idp_metadata())
+        elif path == "/idp/token" and method == "POST" and self.ext.options.idp:
+            await self._answer(send, lambda: self.ext.token_exchange(form_of(body)))
+        elif path == "/token" and method == "POST" and await self._token(scope, body, receive, send):
+            pass
+        elif path == "/mcp" and not await self._resource(scope):
+            await self._refuse_resource(scope, send)
         elif path == "/.well-known/oauth-protected-resource" and self.options.prm_at_root:
             await _send_json(send, 200, self.prm())
         elif path == "/.well-known/oauth-protected-resource/mcp" and self.options.prm_at_root:
@@ -379,6 +398,102 @@ class TestLayer:
             await _send_json(send, 403, {"error": "insufficient_scope"}, [(b"www-authenticate", self._www(challenge))])
         else:
             await self.app(scope, _replay(body, receive), self._rewriting(send))
+
+    @staticmethod
+    def _headers(scope: Scope) -> dict[str, str]:
+        return {k.decode().lower(): v.decode() for k, v in scope.get("headers", [])}
+
+    async def _send_problem(self, send: Send, problem: Problem) -> None:
+        self.ext.problems.append(f"{problem.error}: {problem.description}")
+        nonce = self.ext.options.as_nonce if problem.error == "use_dpop_nonce" else None
+        extra = [(b"dpop-nonce", nonce.encode())] if nonce is not None else []
+        body = {"error": problem.error, "error_description": problem.description}
+        await _send_json(send, problem.status, body, extra)
+
+    async def _answer(self, send: Send, produce: Callable[[], dict[str, Any]]) -> None:
+        """Send ``produce()`` as JSON, or the OAuth error of the Problem it raised."""
+        try:
+            answer = produce()
+        except Problem as problem:
+            await self._send_problem(send, problem)
+            return
+        await _send_json(send, 200, answer)
+
+    async def _token(self, scope: Scope, body: bytes, receive: Receive, send: Send) -> bool:
+        """Token requests the extensions answer (True), or pass to the SDK with the DPoP binding added (False:
+        the caller passes it on itself when nothing was needed)."""
+        ext = self.ext
+        headers = self._headers(scope)
+        form = form_of(body)
+        try:
+            jkt = ext.token_proof(headers, f"{self.base_url}/token")
+            bound_to = ext.bindings.get(form.get("refresh_token", ""))
+            if bound_to is not None and jkt != bound_to:
+                raise Problem("invalid_grant", "the refresh token is bound to another DPoP key")
+        except Problem as problem:
+            await self._send_problem(send, problem)
+            return True
+        if form.get("grant_type") in ("client_credentials", "urn:ietf:params:oauth:grant-type:jwt-bearer"):
+
+            def issue() -> dict[str, Any]:
+                client_id, scopes = ext.grant(form, headers)
+                token = self.provider._issue(client_id, scopes, form.get("resource"))
+                answer: dict[str, Any] = token.model_dump(exclude_none=True)
+                answer.pop("refresh_token", None)  # RFC 6749 section 4.4.3: no refresh token for these grants
+                return ext.bind(answer, jkt)
+
+            await self._answer(send, issue)
+            return True
+        if jkt is None:
+            return False
+        await self.app(scope, _replay(body, receive), self._binding(send, jkt))
+        return True
+
+    def _binding(self, send: Send, jkt: str) -> Send:
+        """Rewrite the SDK's token answer into a DPoP-bound one."""
+        start: dict[str, Any] = {}
+
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                start.update(message)
+                return
+            if message["type"] == "http.response.body" and start:
+                data = message.get("body", b"")
+                if start.get("status") == 200:
+                    data = json.dumps(self.ext.bind(json.loads(data), jkt)).encode()
+                headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+                headers.append((b"content-length", str(len(data)).encode()))
+                await send({**start, "headers": headers})
+                await send({"type": "http.response.body", "body": data})
+                start.clear()
+                return
+            await send(message)
+
+        return wrapped
+
+    async def _resource(self, scope: Scope) -> bool:
+        """Check DPoP at /mcp (True: go on, with a DPoP header handed to the SDK as Bearer)."""
+        if self.ext.options.dpop_algs is None:
+            return True
+        url = f"{self.base_url}{scope['path']}"
+        try:
+            rewritten = self.ext.resource_request(scope["method"], url, self._headers(scope))
+        except Problem as problem:
+            self.ext.problems.append(f"{problem.error}: {problem.description}")
+            scope["_problem"] = problem
+            return False
+        if rewritten is not None:
+            kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"authorization", b"dpop")]
+            scope["headers"] = [*kept, (b"authorization", rewritten.encode())]
+        return True
+
+    async def _refuse_resource(self, scope: Scope, send: Send) -> None:
+        problem: Problem = scope["_problem"]
+        challenge = f'DPoP error="{problem.error}", error_description="{problem.description}"'
+        headers = [(b"www-authenticate", self._www(challenge))]
+        if problem.error == "use_dpop_nonce" and self.ext.options.rs_nonce:
+            headers.append((b"dpop-nonce", self.ext.options.rs_nonce.encode()))
+        await _send_json(send, 401, {"error": problem.error}, headers)
 
     async def _needs_step_up(self, scope: Scope, body: bytes) -> bool:
         try:
@@ -407,7 +522,10 @@ class TestLayer:
                 for name, value in message.get("headers", []):
                     if name.lower() == b"www-authenticate":
                         parts = [p for p in value.decode().split(", ") if not p.startswith("resource_metadata=")]
-                        value = self._www(", ".join(parts))
+                        text = ", ".join(parts)
+                        if self.ext.options.dpop_required and text.startswith("Bearer"):
+                            text = "DPoP" + text.removeprefix("Bearer")
+                        value = self._www(text)
                     headers.append((name, value))
                 message = {**message, "headers": headers}
             await send(message)
