@@ -1,4 +1,7 @@
-"""``python -m inspector.demo [--http PORT | --sse PORT]`` — run the demo MCP server (stdio by default)."""
+"""``python -m inspector.demo [--http PORT | --sse PORT] [--era legacy|modern|both]`` — run the demo MCP server.
+
+Serves stdio unless ``--http`` or ``--sse`` is given.
+"""
 
 import argparse
 import sys
@@ -9,6 +12,7 @@ from functools import partial
 import anyio
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from inspector.demo.eras import DEFAULT_ERA, ERAS
 from inspector.demo.server import build_server, run_http, run_sse, run_stdio
 
 
@@ -28,6 +32,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--json-response", action="store_true", help="HTTP: answer POSTs with JSON, not SSE")
     parser.add_argument("--stateless", action="store_true", help="HTTP: no sessions (server requests unavailable)")
     parser.add_argument(
+        "--era",
+        choices=ERAS,
+        default=DEFAULT_ERA,
+        help="protocol era to answer: legacy (initialize handshake, 2025-11-25 and older), modern (2026-07-28, "
+        "server/discover) or both (the client's first request decides; default); stdio and --http",
+    )
+    parser.add_argument(
         "--clock-interval", type=float, default=2.0, metavar="SECONDS", help="how often demo://clock changes"
     )
     args = parser.parse_args(argv)
@@ -35,6 +46,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         port = getattr(args, name)
         if port is not None and not 0 <= port <= 65535:
             parser.error(f"--{name}: port must be between 0 and 65535")
+    if args.sse is not None and args.era != DEFAULT_ERA:
+        parser.error("--era applies to stdio and --http; the legacy HTTP+SSE transport always serves both eras")
     if args.clock_interval <= 0:
         parser.error("--clock-interval must be positive")
     return args
@@ -47,11 +60,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = build_server(clock_interval=args.clock_interval)
     try:
         if args.http is not None:
-            anyio.run(partial(run_http, server, args.http, json_response=args.json_response, stateless=args.stateless))
+            anyio.run(
+                partial(
+                    run_http,
+                    server,
+                    args.http,
+                    json_response=args.json_response,
+                    stateless=args.stateless,
+                    era=args.era,
+                )
+            )
         elif args.sse is not None:
             anyio.run(run_sse, server, args.sse)
         else:
-            anyio.run(run_stdio, server)
+            anyio.run(partial(run_stdio, server, era=args.era))
     except KeyboardInterrupt:
         return 130
     except OSError as exc:

@@ -5,10 +5,11 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
-from mcp_types import Annotations, ToolAnnotations
+from mcp_types import Annotations, InputRequiredResult, ToolAnnotations
 from pydantic import Field
 
 from inspector.demo.media import COLORS, icon, make_png, make_wav
+from inspector.demo.mrtr import VAULT, VAULT_PATH, guarded_read
 from inspector.demo.state import CLOCK_URI, USERS, DemoState
 
 __all__ = ["RESOURCE_NOT_FOUND", "TEMPLATE_COMPLETIONS", "complete_template", "register_resources"]
@@ -30,6 +31,9 @@ This server exists to be inspected. Everything an MCP inspector can show has an 
 | Client features | `sample`, `elicit_form`, `list_roots` |
 | List changes | `toggle_tool` |
 | Subscriptions | `demo://clock` changes every few seconds |
+| Multi round-trip input | `ask_twice`, `ask_all_at_once`, `retry_with_state`, `greet_me`, `demo://files/vault/…` |
+| Tasks | `task_slow`, `task_needs_input`, `task_cancellable` |
+| HTTP header mirroring | `route_query`, and the invalid `bad_header_tool` |
 
 > Every byte of media is generated in code.
 """
@@ -142,10 +146,13 @@ def register_resources(server: MCPServer[Any], state: DemoState) -> None:
         "demo://files/{+path}",
         name="virtual-file",
         title="Virtual file",
-        description="A file of the in-memory file system; {+path} keeps slashes (RFC 6570 reserved expansion)",
+        description="A file of the in-memory file system; {+path} keeps slashes (RFC 6570 reserved expansion). "
+        "Files under vault/ are secrets: reading one asks the user to confirm first",
         mime_type="text/plain",
     )
-    async def virtual_file(path: str) -> str:
+    async def virtual_file(path: str, ctx: Context) -> str | InputRequiredResult:
+        if path.startswith(VAULT_PATH):
+            return await guarded_read(ctx, path.removeprefix(VAULT_PATH))
         text = state.files.get(path)
         if text is None:
             raise _not_found(f"demo://files/{path}")
@@ -228,7 +235,7 @@ def complete_template(state: DemoState, uri_template: str, argument: str, value:
     if argument == "user_id":
         candidates = sorted(USERS)
     elif argument == "path":
-        candidates = sorted(state.files)
+        candidates = sorted([*state.files, *(VAULT_PATH + secret for secret in VAULT)])
     elif argument == "name" and uri_template.startswith("demo://colors/"):
         candidates = sorted(COLORS)
     elif argument == "q":

@@ -1,8 +1,9 @@
 """The bundled demo MCP server: builds an ``MCPServer`` that exercises every feature an inspector shows.
 
-``build_server()`` returns the configured server; ``run_stdio`` / ``run_http`` / ``run_sse`` serve it. The server
-is built on the official SDK's ``MCPServer``; the few things ``MCPServer`` 2.3.0 has no API for are added on its
-low-level ``Server`` (see ``_install_lowlevel_handlers``).
+``build_server()`` returns the configured server; ``run_stdio`` / ``run_http`` / ``run_sse`` serve it (the first
+two in one protocol era or both, see :mod:`inspector.demo.eras`). The server is built on the official SDK's
+``MCPServer``; the few things ``MCPServer`` 2.3.0 has no API for are added on its low-level ``Server`` (see
+``_install_lowlevel_handlers``) or as middleware (2025-11-25 tasks, :mod:`inspector.demo.tasks_legacy`).
 """
 
 import socket
@@ -12,8 +13,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
-from mcp.server.lowlevel.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.subscriptions import ResourceUpdated
 from mcp_types import (
@@ -26,20 +27,29 @@ from mcp_types import (
     ResourceTemplateReference,
     SetLevelRequestParams,
     SubscribeRequestParams,
+    SubscriptionsListenRequestParams,
     UnsubscribeRequestParams,
 )
-from starlette.applications import Starlette
+from starlette.types import ASGIApp
 
 import inspector
+from inspector.demo.era_http import EraGate
+from inspector.demo.eras import DEFAULT_ERA, Era, lowlevel_of, serve_stdio
+from inspector.demo.listen import DemoListen
 from inspector.demo.media import icon
+from inspector.demo.mrtr import register_mrtr
 from inspector.demo.prompts import complete_prompt, register_prompts
 from inspector.demo.resources import complete_template, register_resources
 from inspector.demo.state import CLOCK_URI, DemoState, connection_of
+from inspector.demo.tasks_extension import DemoTasksExtension
+from inspector.demo.tasks_legacy import LegacyTasks
 from inspector.demo.tools_basic import build_static_tools, register_basic_tools
 from inspector.demo.tools_content import register_content_tools
+from inspector.demo.tools_headers import build_header_tools, register_header_tools
 from inspector.demo.tools_interactive import register_interactive_tools
+from inspector.demo.tools_tasks import build_task_tools
 
-__all__ = ["SERVER_NAME", "build_server", "run_http", "run_sse", "run_stdio"]
+__all__ = ["CACHE_HINTS", "INSTRUCTIONS", "SERVER_NAME", "build_server", "run_http", "run_sse", "run_stdio"]
 
 SERVER_NAME = "inspector-demo"
 LOOPBACK = "127.0.0.1"
@@ -47,7 +57,8 @@ LOOPBACK = "127.0.0.1"
 INSTRUCTIONS = """\
 # Inspector demo server
 
-A server built to be **inspected**: every MCP feature has a small, deterministic example.
+A server built to be **inspected**: every MCP feature has a small, deterministic example. It speaks the
+handshake era (2025-11-25 and older) and 2026-07-28; `--era legacy|modern|both` limits it to one.
 
 * **Tools** — `echo` and `add` (fast basics), `get_weather` (outputSchema + structuredContent),
   `bad_structured` (structuredContent that violates its outputSchema), `business_error` (isError),
@@ -55,26 +66,54 @@ A server built to be **inspected**: every MCP feature has a small, deterministic
   `get_image`, `get_audio`, `get_resource_link`, `get_embedded_resource`, `mixed_content`,
   `slow` (progress + cancellation), `log_levels`, `sample`, `elicit_form`, `list_roots`,
   `toggle_tool` (list_changed), `write_file` / `delete_file`, `large_result`.
+* **Input from the client** — `sample`, `elicit_form`, `list_roots` (one request each), `ask_twice` (two
+  rounds), `ask_all_at_once` (three requests in one round), `retry_with_state` (requestState only), the
+  prompt `greet_me` and the secrets `demo://files/vault/…`: server requests in the handshake era,
+  `input_required` results (MRTR) in 2026-07-28.
+* **Tasks** — `task_slow` (optional: a task or inline), `task_needs_input` (asks for approval while running),
+  `task_cancellable`: 2025-11-25 tasks (`params.task`, `tasks/get|result|list|cancel`,
+  `notifications/tasks/status`) and the `io.modelcontextprotocol/tasks` extension (`resultType: "task"`,
+  `tasks/get|update|cancel`).
+* **HTTP headers** — `route_query` mirrors `region`, `priority`, `verbose` into `Mcp-Param-*` headers;
+  `bad_header_tool` has an invalid `x-mcp-header` (on a number) that clients must drop.
 * **Resources** — text, markdown, JSON, PNG and WAV; templates `demo://users/{user_id}/profile`,
-  `demo://files/{+path}`, `demo://colors/{name}.png`, `demo://search{?q,limit}` with completions;
-  `demo://clock` changes every few seconds — subscribe to it.
-* **Prompts** — `greeting`, `code_review` (multi-message, embedded resource, image), `describe_media`.
+  `demo://files/{+path}` (files under `vault/` ask before they are revealed), `demo://colors/{name}.png`,
+  `demo://search{?q,limit}` with completions; `demo://clock` changes every few seconds — subscribe to it
+  (`resources/subscribe`, or `subscriptions/listen`, which acknowledges only `demo://clock` and
+  `demo://files/…` URIs and no `taskIds`).
+* **Prompts** — `greeting`, `code_review` (multi-message, embedded resource, image), `describe_media`,
+  `greet_me`.
+* **Caching (2026-07-28)** — `server/discover` and `resources/templates/list` are cacheable (`ttlMs`, public);
+  the lists that `toggle_tool` changes are `ttlMs: 0`.
 
 Nothing here touches the network or your files: the file system is in memory.
 """
+
+CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
+    "server/discover": CacheHint(ttl_ms=60_000, scope="public"),
+    "resources/templates/list": CacheHint(ttl_ms=3_600_000, scope="public"),
+    "tools/list": CacheHint(ttl_ms=0, scope="private"),
+    "prompts/list": CacheHint(ttl_ms=0, scope="private"),
+    "resources/list": CacheHint(ttl_ms=0, scope="private"),
+    "resources/read": CacheHint(ttl_ms=0, scope="private"),
+}
+"""``ttlMs``/``cacheScope`` per cacheable method: static lists may be cached, changing ones are always stale."""
 
 
 def build_server(*, clock_interval: float = 2.0) -> MCPServer[DemoState]:
     """A fresh, fully registered demo server (state is per server instance)."""
     state = DemoState(clock_interval=clock_interval)
+    jobs = build_task_tools()
 
     @asynccontextmanager
     async def lifespan(_app: MCPServer[DemoState]) -> AsyncIterator[DemoState]:
         async with anyio.create_task_group() as group:
+            state.tasks.task_group = group
             group.start_soon(_tick_clock, state)
             try:
                 yield state
             finally:
+                state.tasks.task_group = None
                 group.cancel_scope.cancel()
 
     server: MCPServer[DemoState] = MCPServer(
@@ -85,18 +124,22 @@ def build_server(*, clock_interval: float = 2.0) -> MCPServer[DemoState]:
         website_url="https://modelcontextprotocol.io",
         icons=icon("server", themed=True),
         version=inspector.__version__,
-        tools=build_static_tools(),
+        tools=[*build_static_tools(), *build_header_tools(), *(job.tool for job in jobs.values())],
+        extensions=[DemoTasksExtension(jobs, state.tasks)],
+        cache_hints=CACHE_HINTS,
         log_level="WARNING",
         lifespan=lifespan,
         subscriptions=state.bus,
+        middleware=[LegacyTasks(jobs, state.tasks), _advertise_list_changed],
     )
     register_basic_tools(server)
     register_content_tools(server)
     register_interactive_tools(server, state)
+    register_header_tools(server)
+    register_mrtr(server)
     register_resources(server, state)
     register_prompts(server)
     _install_lowlevel_handlers(server, state)
-    server.middleware.append(_advertise_list_changed)
     return server
 
 
@@ -109,20 +152,15 @@ async def _tick_clock(state: DemoState) -> None:
         await state.bus.publish(ResourceUpdated(uri=CLOCK_URI))
 
 
-def _lowlevel(server: MCPServer[Any]) -> Server[Any]:
-    # MCPServer keeps its low-level Server private; the SDK's own Client reaches it the same way.
-    lowlevel: Server[Any] = server._lowlevel_server
-    return lowlevel
-
-
 def _install_lowlevel_handlers(server: MCPServer[Any], state: DemoState) -> None:
-    """Handlers MCPServer 2.3.0 does not offer: resources/(un)subscribe, logging/setLevel, completion, roots.
+    """Handlers MCPServer 2.3.0 does not offer: resources/(un)subscribe, logging/setLevel, completion, roots,
+    and a ``subscriptions/listen`` whose acknowledgement can be a subset (:mod:`inspector.demo.listen`).
 
     Registering ``resources/subscribe`` also makes the server advertise ``resources.subscribe: true`` and
     ``logging/setLevel`` makes it advertise ``logging``. (MCPServer's ``completion()`` decorator works too, but
     is untyped; the low-level registration is equivalent.)
     """
-    lowlevel = _lowlevel(server)
+    lowlevel = lowlevel_of(server)
 
     async def subscribe(ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams) -> EmptyResult:
         state.subscriptions.subscribe(ctx.session, params.uri)
@@ -159,6 +197,7 @@ def _install_lowlevel_handlers(server: MCPServer[Any], state: DemoState) -> None
     lowlevel.add_request_handler("logging/setLevel", SetLevelRequestParams, set_level)
     lowlevel.add_request_handler("completion/complete", CompleteRequestParams, complete)
     lowlevel.add_notification_handler("notifications/roots/list_changed", NotificationParams, roots_changed)
+    lowlevel.add_request_handler("subscriptions/listen", SubscriptionsListenRequestParams, DemoListen(state.bus))
 
 
 async def _advertise_list_changed(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
@@ -179,8 +218,9 @@ async def _advertise_list_changed(ctx: ServerRequestContext[Any, Any], call_next
     return result
 
 
-async def run_stdio(server: MCPServer[Any]) -> None:
-    await server.run_stdio_async()
+async def run_stdio(server: MCPServer[Any], *, era: Era = DEFAULT_ERA) -> None:
+    """Serve stdio in ``era`` (``both``: the SDK's dual-era loop)."""
+    await serve_stdio(server, era)
 
 
 def _listen(port: int) -> socket.socket:
@@ -191,7 +231,7 @@ def _listen(port: int) -> socket.socket:
     return sock
 
 
-async def _serve(app: Starlette, port: int, path: str) -> None:
+async def _serve(app: ASGIApp, port: int, path: str) -> None:
     import uvicorn
 
     sock = _listen(port)
@@ -203,11 +243,16 @@ async def _serve(app: Starlette, port: int, path: str) -> None:
 
 
 async def run_http(
-    server: MCPServer[Any], port: int = 0, *, json_response: bool = False, stateless: bool = False
+    server: MCPServer[Any],
+    port: int = 0,
+    *,
+    json_response: bool = False,
+    stateless: bool = False,
+    era: Era = DEFAULT_ERA,
 ) -> None:
-    """Serve Streamable HTTP at ``http://127.0.0.1:PORT/mcp`` (loopback only; port 0 picks a free one)."""
+    """Serve Streamable HTTP at ``http://127.0.0.1:PORT/mcp`` (loopback only; port 0 picks a free one) in ``era``."""
     app = server.streamable_http_app(host=LOOPBACK, json_response=json_response, stateless_http=stateless)
-    await _serve(app, port, "/mcp")
+    await _serve(EraGate(app, era), port, "/mcp")
 
 
 async def run_sse(server: MCPServer[Any], port: int = 0) -> None:

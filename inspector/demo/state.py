@@ -10,6 +10,8 @@ from mcp.server.connection import Connection
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import InMemorySubscriptionBus
 
+from inspector.demo.tasks import TaskStore
+
 __all__ = ["DemoState", "ResourceSubscriptions", "connection_of"]
 
 CLOCK_URI = "demo://clock"
@@ -106,6 +108,7 @@ class DemoState:
     files: dict[str, str] = field(default_factory=lambda: dict(INITIAL_FILES))
     subscriptions: ResourceSubscriptions = field(default_factory=ResourceSubscriptions)
     bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
+    tasks: TaskStore = field(default_factory=TaskStore)
     bonus_enabled: bool = False
     clock_ticks: int = 0
 

@@ -1,16 +1,13 @@
 """Demo tools that talk back to the client: progress, logging, sampling, elicitation, roots, list changes."""
 
-import json
 import sys
 import time
-from typing import Annotated, Any, TypeVar, get_args
+from typing import Annotated, Any, get_args
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.prompts.base import Prompt
 from mcp.server.mcpserver.resources import TextResource
-from mcp.shared.exceptions import MCPError
-from mcp.shared.message import ServerMessageMetadata
 from mcp_types import (
     CallToolResult,
     ClientCapabilities,
@@ -37,9 +34,9 @@ from mcp_types import (
     ToolAnnotations,
     ToolListChangedNotification,
 )
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import BaseModel, Field
+from pydantic import Field
 
+from inspector.demo.client_input import Force, ask_client, is_modern, json_result, undeclared
 from inspector.demo.media import icon
 from inspector.demo.state import DemoState, connection_of
 
@@ -103,60 +100,9 @@ ELICIT_SCHEMA: dict[str, Any] = {
 }
 """A form-mode requestedSchema with every primitive kind, titled and untitled enums, and defaults everywhere."""
 
-_ResultT = TypeVar("_ResultT", bound=BaseModel)
-
-
-def _is_modern(ctx: Context) -> bool:
-    return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
-
-
-async def _ask_client(
-    ctx: Context,
-    key: str,
-    request: CreateMessageRequest | ElicitRequest | ListRootsRequest,
-    result_type: type[_ResultT],
-) -> _ResultT | InputRequiredResult | CallToolResult:
-    """Ask the client something in the way the negotiated protocol allows.
-
-    Handshake era (<= 2025-11-25): a server-to-client JSON-RPC request, scoped to the current tool call so it
-    rides the same HTTP response stream. Modern era (2026-07-28): an ``input_required`` result the client
-    answers by retrying the call with ``inputResponses`` (MRTR).
-    """
-    if _is_modern(ctx):
-        answered = (ctx.input_responses or {}).get(key)
-        if answered is not None:
-            return result_type.model_validate(answered.model_dump(by_alias=True, mode="json", exclude_none=True))
-        return InputRequiredResult(input_requests={key: request})
-    request_ctx = ctx.request_context
-    try:
-        return await request_ctx.session.send_request(
-            request, result_type, metadata=ServerMessageMetadata(related_request_id=request_ctx.request_id)
-        )
-    except MCPError as exc:
-        # The client refused (e.g. the user rejected the request): report it as this tool's business failure.
-        return _json_result({"client_error": {"code": exc.error.code, "message": exc.error.message}}, is_error=True)
-
-
-def _json_result(payload: Any, *, is_error: bool = False) -> CallToolResult:
-    return CallToolResult(content=[TextContent(text=json.dumps(payload, indent=2))], is_error=is_error)
-
-
-Force = Annotated[
-    bool,
-    Field(description="Send even if the client did not declare the capability (a violation an inspector flags)"),
-]
-
-
-def _undeclared(ctx: Context, capability: ClientCapabilities, name: str, force: bool) -> CallToolResult | None:
-    """An isError result when the client lacks ``capability`` (and ``force`` is off), else None."""
-    if force or ctx.request_context.session.check_client_capability(capability):
-        return None
-    text = f"The client did not declare the '{name}' capability (pass force=true to send the request anyway)."
-    return CallToolResult(content=[TextContent(text=text)], is_error=True)
-
 
 async def _send_list_changed(ctx: Context, notification: ServerNotification) -> None:
-    if _is_modern(ctx):
+    if is_modern(ctx):
         # 2026-07-28: change notifications only travel on subscriptions/listen streams, fed by the bus.
         if isinstance(notification, ToolListChangedNotification):
             await ctx.notify_tools_changed()
@@ -220,7 +166,7 @@ def register_interactive_tools(server: MCPServer[Any], state: DemoState) -> None
         force: Force = False,
     ) -> CallToolResult | InputRequiredResult:
         """Sends sampling/createMessage to the client and returns what it answered."""
-        if refused := _undeclared(ctx, ClientCapabilities(sampling=SamplingCapability()), "sampling", force):
+        if refused := undeclared(ctx, ClientCapabilities(sampling=SamplingCapability()), "sampling", force):
             return refused
         request = CreateMessageRequest(
             params=CreateMessageRequestParams(
@@ -234,10 +180,10 @@ def register_interactive_tools(server: MCPServer[Any], state: DemoState) -> None
                 metadata={"origin": "inspector-demo"},
             )
         )
-        answer = await _ask_client(ctx, "sample", request, CreateMessageResult)
+        answer = await ask_client(ctx, "sample", request, CreateMessageResult)
         if isinstance(answer, InputRequiredResult | CallToolResult):
             return answer
-        return _json_result(answer.model_dump(by_alias=True, mode="json", exclude_none=True))
+        return json_result(answer.model_dump(by_alias=True, mode="json", exclude_none=True))
 
     @server.tool(title="Ask the user (form elicitation)", annotations=ToolAnnotations(read_only_hint=True))
     async def elicit_form(
@@ -246,23 +192,23 @@ def register_interactive_tools(server: MCPServer[Any], state: DemoState) -> None
         force: Force = False,
     ) -> CallToolResult | InputRequiredResult:
         """Sends elicitation/create (form mode) with strings, numbers, booleans, enums and defaults."""
-        if refused := _undeclared(ctx, ClientCapabilities(elicitation=ElicitationCapability()), "elicitation", force):
+        if refused := undeclared(ctx, ClientCapabilities(elicitation=ElicitationCapability()), "elicitation", force):
             return refused
         request = ElicitRequest(params=ElicitRequestFormParams(message=message, requested_schema=ELICIT_SCHEMA))
-        answer = await _ask_client(ctx, "form", request, ElicitResult)
+        answer = await ask_client(ctx, "form", request, ElicitResult)
         if isinstance(answer, InputRequiredResult | CallToolResult):
             return answer
-        return _json_result(answer.model_dump(by_alias=True, mode="json", exclude_none=True))
+        return json_result(answer.model_dump(by_alias=True, mode="json", exclude_none=True))
 
     @server.tool(title="Ask for the client's roots", annotations=ToolAnnotations(read_only_hint=True))
     async def list_roots(ctx: Context, force: Force = False) -> CallToolResult | InputRequiredResult:
         """Sends roots/list to the client and returns the roots it reported."""
-        if refused := _undeclared(ctx, ClientCapabilities(roots=RootsCapability()), "roots", force):
+        if refused := undeclared(ctx, ClientCapabilities(roots=RootsCapability()), "roots", force):
             return refused
-        answer = await _ask_client(ctx, "roots", ListRootsRequest(), ListRootsResult)
+        answer = await ask_client(ctx, "roots", ListRootsRequest(), ListRootsResult)
         if isinstance(answer, InputRequiredResult | CallToolResult):
             return answer
-        return _json_result(answer.model_dump(by_alias=True, mode="json", exclude_none=True))
+        return json_result(answer.model_dump(by_alias=True, mode="json", exclude_none=True))
 
     async def bonus_tool(text: Annotated[str, Field(description="Anything")] = "surprise") -> str:
         """A tool that only exists after toggle_tool added it."""

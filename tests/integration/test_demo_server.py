@@ -37,7 +37,8 @@ EXPECTED_TOOLS = {
     "echo", "add", "get_weather", "bad_structured", "business_error", "protocol_error", "create_event",
     "validate_order", "large_result", "get_image", "get_audio", "get_resource_link", "get_embedded_resource",
     "mixed_content", "slow", "log_levels", "sample", "elicit_form", "list_roots", "toggle_tool", "write_file",
-    "delete_file",
+    "delete_file", "ask_twice", "ask_all_at_once", "retry_with_state", "route_query", "bad_header_tool",
+    "task_slow", "task_needs_input", "task_cancellable",
 }  # fmt: skip
 
 
@@ -611,6 +612,51 @@ async def test_streamable_http_on_loopback() -> None:
             process.kill()
             process.wait(timeout=5)
     assert process.returncode is not None
+
+
+@pytest.mark.parametrize(
+    ("args", "complaint"),
+    [
+        (["--era", "future"], "invalid choice: 'future'"),
+        (["--sse", "0", "--era", "modern"], "--era applies to stdio and --http"),
+    ],
+)
+def test_era_flag_usage_errors(args: list[str], complaint: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector.demo", *args],
+        cwd=REPO_ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and complaint in done.stderr
+
+
+@pytest.mark.parametrize("era", ["legacy", "modern", "both"])
+def test_era_flag_reaches_the_stdio_server(era: str) -> None:
+    discover = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "server/discover",
+        "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+            }
+        },
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector.demo", "--era", era],
+        cwd=REPO_ROOT,
+        input=json.dumps(discover) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    answer = json.loads(done.stdout.splitlines()[0])
+    assert done.returncode == 0
+    assert ("error" in answer) == (era == "legacy"), answer
 
 
 def test_demo_never_imports_qt() -> None:
