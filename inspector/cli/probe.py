@@ -39,6 +39,7 @@ from inspector.client.errors import (
     message_of,
 )
 from inspector.client.handlers import HandlerError, HeadlessHandlers
+from inspector.client.tasks import TaskUpdate, call_tool_as_declared
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.versions import at_least
@@ -106,6 +107,32 @@ def _is_free_form_object(node: Mapping[str, Any]) -> bool:
     return not any(key in node for key in ("properties", "required", "default", "examples", "const", "enum"))
 
 
+HEADER_PROBE_VALUE = "probe ✓ value"
+"""What the probe puts in a free string argument mirrored into an ``Mcp-Param-*`` header (2026-07-28): it has
+a space and a non-ASCII character, so the client must send it ``=?base64?...?=`` and the server must decode it."""
+_CONSTRAINED: Final = ("enum", "const", "format", "pattern", "maxLength", "minLength", "default", "examples")
+
+
+def header_argument_hint(path: Path, node: Mapping[str, Any]) -> Any:
+    """:data:`HEADER_PROBE_VALUE` for a top-level, unconstrained string property annotated ``x-mcp-header``."""
+    if len(path) != 1 or "x-mcp-header" not in node or node.get("type") != "string":
+        return NO_HINT
+    if any(key in node for key in _CONSTRAINED):
+        return NO_HINT
+    return HEADER_PROBE_VALUE
+
+
+def argument_hint(tool: Mapping[str, Any], tools: list[Mapping[str, Any]]) -> Hint:
+    """The probe's hints, in order: a real JSON Schema for schema-holding arguments, then header values."""
+    schema_hint = schema_argument_hint(tool, tools)
+
+    def hint(path: Path, node: Mapping[str, Any]) -> Any:
+        value = schema_hint(path, node)
+        return header_argument_hint(path, node) if value is NO_HINT else value
+
+    return hint
+
+
 def schema_argument_hint(tool: Mapping[str, Any], tools: list[Mapping[str, Any]]) -> Hint:
     """A hint that fills a free-form object argument meant to hold a JSON Schema with a real one.
 
@@ -145,6 +172,18 @@ def _output_diagnostics(result: dict[str, Any], schema: dict[str, Any]) -> list[
         )
         for issue in validate_tool_result(result, schema)
     ]
+
+
+def _task_note(updates: list[TaskUpdate]) -> str:
+    """``ran as task 5f1c...: working -> input_required -> working -> completed`` (repeats collapsed)."""
+    statuses: list[str] = []
+    for update in updates:
+        status = update.task.status
+        if status is not None and (not statuses or statuses[-1] != status):
+            statuses.append(status)
+    notes = [update.note for update in updates if update.note is not None]
+    text = f"ran as task {updates[0].task.task_id}: {' -> '.join(statuses) or 'no valid status'}"
+    return text + (f" ({'; '.join(notes)})" if notes else "")
 
 
 class _Prober:
@@ -224,14 +263,20 @@ class _Prober:
             if not isinstance(name, str):
                 self.skip("tools/call", "a tool without a string name cannot be called")
                 continue
-            synthesis = synthesize_arguments(tool.get("inputSchema"), hint=schema_argument_hint(tool, entries))
+            synthesis = synthesize_arguments(tool.get("inputSchema"), hint=argument_hint(tool, entries))
             step = Step("tools/call", name, arguments=synthesis.value)
             annotations = tool.get("annotations")
             if isinstance(annotations, Mapping) and annotations.get("destructiveHint") is True:
                 step.notes.append("called although annotated destructiveHint: true")
             step.notes.extend(synthesis.notes)
             step.notes.extend(f"synthesised arguments do not validate: {error}" for error in synthesis.errors)
-            result = await self.step(step, functools.partial(self.conn.call_tool, name, synthesis.value))
+            updates: list[TaskUpdate] = []
+            call = functools.partial(
+                call_tool_as_declared, self.conn, name, synthesis.value, tool=tool, on_update=updates.append
+            )
+            result = await self.step(step, call)
+            if updates:
+                step.notes.append(_task_note(updates))
             if isinstance(result, Mapping) and result.get("isError") is True:
                 step.outcome = "isError"
             elif isinstance(result, dict) and isinstance(tool.get("outputSchema"), dict):
@@ -316,6 +361,7 @@ def _server_json(conn: Connection) -> dict[str, Any] | None:
     if "title" in info.server_info:
         out["title"] = info.server_info["title"]
     out["protocolVersion"] = info.protocol_version
+    out["era"] = {"chosen": info.era.value, "asked": conn.protocol_era.value, "why": info.era_reason}
     out["capabilities"] = info.capabilities
     if info.instructions is not None:
         out["instructions"] = info.instructions

@@ -4,7 +4,8 @@ Shape (``mcp-inspect --cli --probe``, stdout)::
 
     {"target": <command line or URL>, "transport": "stdio"|"http"|"sse"|"sse (fallback from http)",
      "protocolVersionOffered": ...,
-     "server": {"name", "version", "title"?, "protocolVersion", "capabilities", "instructions"?} | null,
+     "server": {"name", "version", "title"?, "protocolVersion", "era": {"chosen", "asked", "why"},
+                "capabilities", "instructions"?} | null,
      "steps": [{"method", "name"?, "outcome": "ok"|"error"|"isError"|"skipped", "durationMs",
                 "error"?: {"code"?, "message"}, "arguments"?, "count"?, "pages"?, "serverRequests"?,
                 "notes"?, "diagnostics": [...]}],

@@ -15,6 +15,7 @@ from inspector.cli.coerce import coerce_tool_args
 from inspector.cli.errors import CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 from inspector.cli.output import Reporter
+from inspector.cli.terminal import escape_line, write
 from inspector.client.connection import Connection
 from inspector.client.errors import (
     CapabilityNotDeclared,
@@ -29,10 +30,12 @@ from inspector.client.errors import (
     message_of,
 )
 from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
+from inspector.client.tasks import TaskCancelled, TaskFailed, TaskUpdate, call_tool_as_declared
 from inspector.protocol.diagnostics import DiagnosticCode
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.session import Timeouts
-from inspector.protocol.versions import at_least
+from inspector.protocol.tasks import Flavour, flavour_for, server_allows_tool_tasks, with_extension
+from inspector.protocol.versions import Era, at_least
 from inspector.transports.base import Transport, TransportClosed
 
 __all__ = ["client_capabilities", "connection_for", "failure_from", "run_method", "run_overview"]
@@ -69,6 +72,15 @@ def _closed_line(closed: TransportClosed, stderr_tail: list[str]) -> str:
 def _failure_from(exc: BaseException, conn: Connection | None) -> CliFailure:
     closed = conn.closed_event if conn is not None else None
     lost = closed is not None and not closed.expected
+    if isinstance(exc, TaskFailed):
+        extra = {"method": exc.method, "taskId": exc.task.task_id}
+        code = f"error {exc.code}: " if exc.code is not None else ""
+        return CliFailure(
+            "protocol", exc.message, code=exc.code, data=exc.data, has_data=exc.data is not None, extra=extra,
+            line=f"error: {exc.method} failed: {code}{exc.message}",
+        )  # fmt: skip
+    if isinstance(exc, TaskCancelled):
+        return CliFailure("connection", message_of(exc), extra={"taskId": exc.task.task_id})
     if isinstance(exc, RemoteError):
         name = f"{exc.method} failed: " if exc.method else ""
         return CliFailure(
@@ -142,7 +154,10 @@ async def _list(conn: Connection, method: str, reporter: Reporter) -> dict[str, 
     return pager.merged()
 
 
-async def _tool_arguments(conn: Connection, opts: CliOptions, reporter: Reporter) -> dict[str, Any] | None:
+async def _tool_arguments(
+    conn: Connection, opts: CliOptions, reporter: Reporter, seen: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The call's arguments; ``seen["tool"]`` is the tool's tools/list entry when it was listed here."""
     arguments: dict[str, Any] | None = dict(opts.tool_args_json) if opts.tool_args_json is not None else None
     if not opts.tool_arg_pairs:
         return arguments
@@ -155,6 +170,8 @@ async def _tool_arguments(conn: Connection, opts: CliOptions, reporter: Reporter
         entries = tools.get("tools")
         for tool in entries if isinstance(entries, list) else []:
             if isinstance(tool, dict) and tool.get("name") == opts.tool_name:
+                if seen is not None:
+                    seen["tool"] = tool
                 found = tool.get("inputSchema")
                 schema = found if isinstance(found, dict) else None
                 break
@@ -166,9 +183,67 @@ async def _tool_arguments(conn: Connection, opts: CliOptions, reporter: Reporter
     return {**(arguments or {}), **coerced}
 
 
-async def _call_tool(conn: Connection, name: str, arguments: dict[str, Any] | None, reporter: Reporter) -> Any:
+async def _task_declaration(
+    conn: Connection, name: str, reporter: Reporter, seen: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The tool's tools/list entry when it decides how to call it: a 2025-11-25 server that takes tools/call as
+    a task (``execution.taskSupport``). Listed only then (and only once)."""
+    if seen is not None and "tool" in seen:
+        found: dict[str, Any] | None = seen["tool"]
+        return found
+    server = conn.server
+    if server is None or flavour_for(server.protocol_version) is not Flavour.AUGMENTED:
+        return None
+    if not server_allows_tool_tasks(server.capabilities, Flavour.AUGMENTED):
+        return None
+    try:
+        tools = await _list(conn, "tools/list", reporter)
+    except RemoteError as exc:
+        reporter.warn(f"tools/list failed ({exc.message}); {name!r} is called without a task")
+        return None
+    entries = tools.get("tools")
+    for tool in entries if isinstance(entries, list) else []:
+        if isinstance(tool, dict) and tool.get("name") == name:
+            return tool
+    return None
+
+
+def _task_printer(reporter: Reporter) -> Callable[[TaskUpdate], None]:
+    """Text format: one line on stderr per status the task moves to (and per note), e.g.
+    ``task 5f1c...: working: Analyzing content...``."""
+    last: list[str] = []
+
+    def show(update: TaskUpdate) -> None:
+        if reporter.format != "text":
+            return
+        line = f"task {update.task.task_id}: {update.task.describe()}"
+        if update.note is not None:
+            line += f" ({update.note})"
+        if not last or last[0] != line:
+            last[:] = [line]
+            write(reporter.err, escape_line(line) + "\n")
+
+    return show
+
+
+async def _call_tool(
+    conn: Connection,
+    name: str,
+    arguments: dict[str, Any] | None,
+    reporter: Reporter,
+    seen: dict[str, Any] | None = None,
+) -> Any:
+    """``tools/call`` as the tool's declaration asks: as a task when it requires one (2025-11-25), followed
+    to its result when the server answers with a task (2026-07-28); else a plain call."""
+    tool = await _task_declaration(conn, name, reporter, seen)
+    show = _task_printer(reporter)
     forced = [False]
-    return await _maybe_forced(lambda f: conn.call_tool(name, arguments, forced=f), "tools/call", reporter, forced)
+    return await _maybe_forced(
+        lambda f: call_tool_as_declared(conn, name, arguments, tool=tool, forced=f, on_update=show),
+        "tools/call",
+        reporter,
+        forced,
+    )
 
 
 async def _dispatch(conn: Connection, opts: CliOptions, reporter: Reporter) -> Any:
@@ -178,8 +253,13 @@ async def _dispatch(conn: Connection, opts: CliOptions, reporter: Reporter) -> A
         return await _list(conn, method, reporter)
     if method == "tools/call":
         assert opts.tool_name is not None
-        arguments = await _tool_arguments(conn, opts, reporter)
-        return await _call_tool(conn, opts.tool_name, arguments, reporter)
+        seen: dict[str, Any] = {}
+        arguments = await _tool_arguments(conn, opts, reporter, seen)
+        return await _call_tool(conn, opts.tool_name, arguments, reporter, seen)
+    if method == "ping":  # the era's own way (2026-07-28 has no ping: a server/discover round trip)
+        return await conn.ping()
+    if method == "logging/setLevel" and conn.era is Era.MODERN:  # rides in every later request's _meta
+        return await conn.set_logging_level(str(opts.log_level))
     params: dict[str, Any] | None
     if method == "resources/read":
         params = {"uri": opts.uri}
@@ -242,6 +322,8 @@ def client_capabilities(version: str) -> dict[str, Any]:
     caps: dict[str, Any] = {"roots": {}, "sampling": {}}
     if at_least(version, "2025-11-25"):
         caps["elicitation"] = {"form": {}}
+        # tool calls answered with a task are followed (2026-07-28 extension; inert in the handshake era)
+        caps = with_extension(caps)
     elif at_least(version, "2025-06-18"):
         caps["elicitation"] = {}
     return caps
@@ -259,6 +341,7 @@ def connection_for(
         return Connection(
             transport,
             protocol_version=opts.protocol_version,
+            protocol_era=opts.protocol_era,
             capabilities=client_capabilities(opts.protocol_version),
             client_info={"name": "mcp-inspect", "version": __version__},
             handlers=handlers or HeadlessHandlers(),
@@ -331,7 +414,7 @@ async def run_overview(opts: CliOptions, target: str, reporter: Reporter, transp
         info = await conn.connect()
         name = info.server_info.get("name", "?")
         version = info.server_info.get("version", "?")
-        reporter.text(f"{name} {version} (protocol {info.protocol_version}, {target})\n")
+        reporter.text(f"{name} {version} (protocol {info.protocol_version}, {info.era_reason}, {target})\n")
         for method, capability in (
             ("tools/list", "tools"),
             ("resources/list", "resources"),
