@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
+import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -74,7 +75,12 @@ from inspector.protocol.events import (
     RequestReceived,
     ResponseReceived,
 )
-from inspector.protocol.jsonrpc import INTERNAL_ERROR, UNSUPPORTED_PROTOCOL_VERSION
+from inspector.protocol.jsonrpc import (
+    HEADER_MISMATCH,
+    INTERNAL_ERROR,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    UNSUPPORTED_PROTOCOL_VERSION,
+)
 from inspector.protocol.limits import Limits
 from inspector.protocol.mcp_headers import is_header_mismatch
 from inspector.protocol.pagination import Paginator
@@ -93,10 +99,11 @@ from inspector.transports.base import (
     TransportEvent,
     TransportNote,
 )
-from inspector.transports.http_common import HttpAuthError
 
 __all__ = ["Connection", "DeliveryFailed", "ProgressCallback", "Recorder", "ServerInfo"]
 
+MODERN_ERRORS: Final = frozenset({HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION})
+"""JSON-RPC errors only a 2026-07-28 server sends: an answer with one of them is no reason to try initialize."""
 DISCOVER_TIMEOUT: Final = 5.0
 """Seconds ``auto`` waits for an answer to server/discover before it tries initialize."""
 
@@ -342,7 +349,7 @@ class Connection:
                     self._offers[Era.MODERN] = replace(self._offers[Era.MODERN], protocol_version=version)
                     self.session = self.new_session()
                     return await self._open(era, timeout=timeout, fallible=False, retried=True)
-            if fallible and exc.code != UNSUPPORTED_PROTOCOL_VERSION:
+            if fallible and exc.code not in MODERN_ERRORS:  # a modern error says: a modern server; no fallback
                 raise _NotModern(f"was refused ({message_of(exc)})") from None
             await self._abort()
             raise ConnectFailed(_explain_refusal(exc), exc.code, exc.data) from None
@@ -456,9 +463,11 @@ class Connection:
         return self.session.era
 
     async def ping(self) -> Any:
-        """``ping``; 2026-07-28 has none, so there it asks ``server/discover`` (the cheapest round trip)."""
+        """``ping``; 2026-07-28 has none, so there it asks ``server/discover`` (the cheapest round trip) and,
+        like a ping, returns an empty result."""
         if self.session.era is Era.MODERN:
-            return await self.request("server/discover")
+            await self.request("server/discover")
+            return {}
         return await self.request("ping")
 
     async def _list(self, method: str, key: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -1020,8 +1029,10 @@ class _NotModern(Exception):
 
 
 def _is_auth_failure(exc: DeliveryFailed) -> bool:
-    """401/403 to server/discover: the server wants a token whatever the era; that is not a legacy sign."""
-    return isinstance(exc.error, HttpAuthError)
+    """401/403 to server/discover: the server wants a token whatever the era; that is not a legacy sign.
+    (Looked up lazily: a stdio run never imports the HTTP stack, so its errors cannot be HTTP ones.)"""
+    http_common = sys.modules.get("inspector.transports.http_common")
+    return http_common is not None and isinstance(exc.error, http_common.HttpAuthError)
 
 
 def _supported_modern(data: Any) -> str | None:

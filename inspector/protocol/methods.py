@@ -20,6 +20,14 @@ _SERVER_REQUESTS: Final[dict[str, str]] = {
     "roots/list": "2024-11-05",
     "elicitation/create": "2025-06-18",
 }
+_LAST: Final[dict[str, str]] = {
+    # method -> last version that has it (2026-07-28 replaced server requests by input_required results)
+    "ping": "2025-11-25",
+    "sampling/createMessage": "2025-11-25",
+    "roots/list": "2025-11-25",
+    "elicitation/create": "2025-11-25",
+    "notifications/elicitation/complete": "2025-11-25",
+}
 
 _SERVER_NOTIFICATIONS: Final[dict[str, str]] = {
     "notifications/cancelled": "2024-11-05",
@@ -31,14 +39,20 @@ _SERVER_NOTIFICATIONS: Final[dict[str, str]] = {
     "notifications/prompts/list_changed": "2024-11-05",
     "notifications/elicitation/complete": "2025-11-25",
     "notifications/tasks/status": "2025-11-25",
+    "notifications/subscriptions/acknowledged": "2026-07-28",
 }
 
 
+def _within(method: str, version: str, since: str | None) -> bool:
+    if since is None or not at_least(version, since):
+        return False
+    last = _LAST.get(method)
+    return last is None or at_least(last, version)
+
+
 def is_known_server_request(method: str, version: str) -> bool:
-    since = _SERVER_REQUESTS.get(method)
-    return since is not None and at_least(version, since)
+    return _within(method, version, _SERVER_REQUESTS.get(method))
 
 
 def is_known_server_notification(method: str, version: str) -> bool:
-    since = _SERVER_NOTIFICATIONS.get(method)
-    return since is not None and at_least(version, since)
+    return _within(method, version, _SERVER_NOTIFICATIONS.get(method))

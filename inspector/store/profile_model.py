@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.versions import DEFAULT_VERSION
@@ -54,6 +54,10 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
+ProtocolEra = Literal["legacy", "modern", "auto"]
+PROTOCOL_ERAS: Final[tuple[ProtocolEra, ...]] = get_args(ProtocolEra)
+
+
 @dataclass
 class Profile:
     """Everything needed to connect to one server, and how the client presents itself."""
@@ -66,6 +70,8 @@ class Profile:
     auth: AuthSettings = field(default_factory=AuthSettings)
     timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
     protocol_version: str = DEFAULT_VERSION
+    protocol_era: ProtocolEra = "auto"
+    """``legacy`` | ``modern`` | ``auto`` (see :class:`inspector.protocol.versions.EraChoice`)."""
     capabilities: ClientCapabilitySwitches = field(default_factory=ClientCapabilitySwitches)
     roots: list[Root] = field(default_factory=list)
     sampling_auto_reply: SamplingAutoReply = field(default_factory=SamplingAutoReply)
@@ -195,6 +201,7 @@ class Profile:
                 "max_total": t.max_total,
             },
             "protocol_version": self.protocol_version,
+            "protocol_era": self.protocol_era,
             "capabilities": {
                 **c.extra,
                 "sampling": c.sampling,
@@ -236,7 +243,7 @@ class Profile:
         """
         obj = read_object(data, where)
         known = {
-            "id", "name", "transport", "stdio", "http", "auth", "timeouts", "protocol_version",
+            "id", "name", "transport", "stdio", "http", "auth", "timeouts", "protocol_version", "protocol_era",
             "capabilities", "roots", "sampling_auto_reply", "limits",
         }  # fmt: skip
         profile_id = read_string(obj, "id", where, default="")
@@ -248,6 +255,7 @@ class Profile:
             transport=transport,
             id=profile_id,
             protocol_version=read_string(obj, "protocol_version", where, default=DEFAULT_VERSION) or DEFAULT_VERSION,
+            protocol_era=read_choice(obj, "protocol_era", where, PROTOCOL_ERAS, default="auto"),
             extra=extra_keys(obj, known),
         )
         stored: set[str] = set()

@@ -52,6 +52,8 @@ class ConnectionSettings:
     label: str
     transport_factory: Callable[[], Transport]
     protocol_version: str = "2025-11-25"
+    protocol_era: str = "auto"
+    """legacy | modern | auto (the profile's; see inspector.protocol.versions.EraChoice)."""
     capabilities: dict[str, Any] = field(default_factory=dict)
     timeouts: Timeouts = field(default_factory=Timeouts)
     handlers: ServerRequestHandlers | None = None
@@ -205,6 +207,9 @@ class ConnectionController(QObject):
         conn = Connection(
             s.transport_factory(),
             protocol_version=s.protocol_version,
+            protocol_era=s.protocol_era,
+            listen_for_changes=True,
+            log_level="debug",  # 2026-07-28: log messages come only for requests that ask; show them all
             capabilities=s.capabilities,
             handlers=handlers,
             timeouts=s.timeouts,

@@ -32,6 +32,7 @@ from inspector.transports.base import (
     TransportEvent,
     TransportNote,
 )
+from inspector.transports.forwarding import ForwardingTransport
 from inspector.transports.http import StreamableHttpTransport
 from inspector.transports.select import transport_for_target
 from inspector.transports.stdio import StdioTransport
@@ -197,7 +198,7 @@ class HttpTransportFactory:
         )
 
 
-class DemoHttpTransport(Transport):
+class DemoHttpTransport(ForwardingTransport):
     """Starts ``python -m inspector.demo --http 0``, reads its URL from stderr, talks Streamable HTTP to it.
 
     The process belongs to this transport: it is stopped when the transport closes (or fails to start);
@@ -237,6 +238,7 @@ class DemoHttpTransport(Transport):
             raise TransportError(f"the demo server did not start: {exc or 'no URL in time'}") from None
         self._reader = asyncio.get_running_loop().create_task(self._forward_stderr())
         self._inner = StreamableHttpTransport(self.url)
+        self._inner.set_era(self.era)
         try:
             await self._inner.start(self._on_event)
         except BaseException:
@@ -266,15 +268,6 @@ class DemoHttpTransport(Transport):
     def _on_event(self, event: TransportEvent) -> None:
         if self._sink is not None:
             self._sink(event)
-
-    async def send(self, frame: bytes) -> None:
-        if self._inner is None:
-            raise TransportError("transport not started")
-        await self._inner.send(frame)
-
-    def on_negotiated(self, protocol_version: str) -> None:
-        if self._inner is not None:
-            self._inner.on_negotiated(protocol_version)
 
     async def close(self) -> None:
         if self._closed:
@@ -354,6 +347,7 @@ def connection_settings(profile: Profile) -> ConnectionSettings:
         label=profile.name,
         transport_factory=factory,
         protocol_version=profile.protocol_version,
+        protocol_era=profile.protocol_era,
         capabilities=capabilities,
         timeouts=timeouts,
         handlers=handlers,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
+from inspector.protocol.versions import HANDSHAKE_VERSIONS
 from inspector.store.profiles import Header, Profile
 from inspector.ui.profile_views import EnvTable, LimitsTable, RootsTable
 from inspector.ui.roots_editor import folder_root
@@ -42,6 +43,13 @@ __all__ = ["ProfileDialog"]
 
 STORED_HINT = "stored in the keyring (type to replace)"
 AUTH_MODE_LABELS = (("None", "none"), ("Bearer token", "bearer"), ("OAuth 2.1", "oauth"))
+
+
+ERA_CHOICES: Final = (
+    ("auto", "auto: 2026-07-28 when the server speaks it, else the handshake era"),
+    ("modern", "modern: 2026-07-28 only (server/discover)"),
+    ("legacy", "legacy: the handshake era only (initialize)"),
+)
 
 
 class HeaderTable(EnvTable):
@@ -227,14 +235,18 @@ class ProfileDialog(QDialog):
     def _connection_page(self) -> QWidget:
         page = QWidget()
         form = QFormLayout()
+        self.era_combo = QComboBox()
+        for era, label in ERA_CHOICES:
+            self.era_combo.addItem(label, era)
+        self.era_combo.setToolTip(
+            "auto asks server/discover first (2026-07-28) and falls back to initialize when the server "
+            "does not answer it as a 2026-07-28 server"
+        )
+        form.addRow("Protocol era:", self.era_combo)
         self.version_combo = QComboBox()
-        for version in KNOWN_VERSIONS:
-            supported = version in HANDSHAKE_VERSIONS
-            self.version_combo.addItem(version if supported else f"{version} (not supported yet)", version)
-            if not supported:
-                index = self.version_combo.model().index(self.version_combo.count() - 1, 0)
-                self.version_combo.model().setData(index, 0, Qt.ItemDataRole.UserRole - 1)
-        form.addRow("Protocol version to offer:", self.version_combo)
+        for version in HANDSHAKE_VERSIONS:
+            self.version_combo.addItem(version, version)
+        form.addRow("Handshake-era version to offer:", self.version_combo)
 
         box = QGroupBox("Timeouts")
         tform = QFormLayout(box)
@@ -401,6 +413,7 @@ class ProfileDialog(QDialog):
         self._load_secret(self.client_secret_edit, a.client_secret, "auth/client_secret", p)
         self.cimd_url_edit.setText(a.cimd_url)
         self.scopes_edit.setText(" ".join(a.scopes))
+        self.era_combo.setCurrentIndex(max(0, self.era_combo.findData(p.protocol_era)))
         index = self.version_combo.findData(p.protocol_version)
         if index < 0:
             self.version_combo.addItem(p.protocol_version, p.protocol_version)
@@ -509,6 +522,8 @@ class ProfileDialog(QDialog):
         p.stdio.cwd = self.cwd_edit.text().strip()
         p.stdio.env = self.env_table.variables()
         p.protocol_version = str(self.version_combo.currentData())
+        era = str(self.era_combo.currentData())
+        p.protocol_era = "modern" if era == "modern" else "legacy" if era == "legacy" else "auto"
         p.timeouts.request = self.request_timeout.value() or None
         p.timeouts.reset_on_progress = self.reset_on_progress.isChecked()
         p.timeouts.max_total = self.max_total_timeout.value() or None

@@ -110,7 +110,11 @@ def make_controller(qasync_loop: AsyncRunner) -> Iterator[Callable[..., Connecti
     controllers: list[ConnectionController] = []
 
     def make(argv: list[str], label: str = "server") -> ConnectionController:
-        settings = ConnectionSettings(label=label, transport_factory=lambda: StdioTransport(argv[0], argv[1:]))
+        # the handshake era: these fixtures test the window's handshake-era mechanics (the default, auto, would
+        # speak 2026-07-28 to the demo); tests of the modern era say so themselves
+        settings = ConnectionSettings(
+            label=label, transport_factory=lambda: StdioTransport(argv[0], argv[1:]), protocol_era="legacy"
+        )
         controller = ConnectionController(settings)
         controllers.append(controller)
         controller.start()

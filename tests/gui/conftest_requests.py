@@ -75,6 +75,7 @@ def live(qasync_loop: Any, qtbot: QtBot) -> Iterator[Live]:
                 transport_factory=lambda: StdioTransport(argv[0], argv[1:]),
                 capabilities=ALL_CAPS if capabilities is None else capabilities,
                 handlers=handlers,
+                protocol_era="legacy",  # server requests mid-call: the handshake era's mechanics (see conftest.py)
             )
         controller = ConnectionController(settings)
         controllers.append(controller)

@@ -78,14 +78,15 @@ def test_connect_to_the_demo(
     assert tab.controller.state is ConnectionState.CONNECTED, tab.controller.failure
 
     assert tab.state_label.text() == "Connected"
-    assert "protocol 2025-11-25" in tab.detail_label.text() and " ms" in tab.detail_label.text()
+    # the demo profile asks for auto: the demo answers server/discover, so the session is 2026-07-28
+    assert "protocol 2026-07-28" in tab.detail_label.text() and " ms" in tab.detail_label.text()
     assert not tab.cancel_button.isEnabled() and tab.disconnect_button.isEnabled()
     overview = tab.overview
     assert overview.stack.currentIndex() == 1
     assert overview.name_label.text() == "inspector-demo"
     assert overview.title_label.text() == "Inspector Demo Server"
     assert "https://modelcontextprotocol.io" in overview.website_label.text()
-    assert overview.protocol_label.text() == "2025-11-25"
+    assert overview.protocol_label.text() == "2026-07-28"
     assert overview.version_label.text() not in ("", "—")
     assert not overview.icon_label.pixmap().isNull()
     rows = _tree_rows(tab)

@@ -33,6 +33,7 @@ def demo_profile(**switches: bool) -> Profile:
         stdio=StdioSettings(command=sys.executable, args=["-m", "inspector.demo"]),
         capabilities=ClientCapabilitySwitches(**switches),
         roots=list(ROOTS),
+        protocol_era="legacy",  # initialize and notifications/roots/list_changed are the handshake era's
     )
 
 

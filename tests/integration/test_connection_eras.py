@@ -185,7 +185,7 @@ def test_mrtr_of_each_kind_goes_through_the_same_handlers(transport: str) -> Non
             handlers.seen.clear()
             prompt = await conn.get_prompt("greet_me", {})
             assert prompt["messages"], prompt
-            read = await conn.read_resource("demo://vault/recipe")
+            read = await conn.read_resource("demo://files/vault/recipe")
             # the headless answer to "reveal it?" is the form's minimal value (no), so it stays hidden
             assert read["contents"][0]["text"] == "(not revealed)\n"
             assert [(i.asked_by, i.input_key) for i in handlers.seen if i is not None] == [

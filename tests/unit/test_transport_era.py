@@ -123,6 +123,7 @@ def test_every_transport_remembers_its_era_and_only_modern_http_cancels_by_closi
         LegacySseTransport("http://127.0.0.1:9/sse"),
         StreamableHttpTransport(URL),
     ]
+
     def state(transport: Transport) -> tuple[Era, bool]:
         return transport.era, transport.cancels_by_closing
 
