@@ -6,7 +6,8 @@ nearest deadline.
 
 Eras (``protocol_era``): ``legacy`` opens with ``initialize``; ``modern`` with ``server/discover``
 (2026-07-28); ``auto`` (the default) tries ``server/discover`` first and falls back to ``initialize`` on any
-answer that is not a valid modern one, or when none comes within ``discover_timeout`` — never keyed on one
+answer that is not a valid modern one, or when none comes within ``discover_timeout`` (stdio only: over HTTP
+every POST gets a status, and authorizing may take long, so the request timeout applies) — never keyed on one
 error code; a modern server refusing the version (-32022) is not a reason to fall back. Which era was chosen
 and why is in :attr:`ServerInfo.era` / :attr:`ServerInfo.era_reason`. Sessions are built by the one factory
 ``inspector.protocol.session.new_session``, here and in renewal.
@@ -302,7 +303,10 @@ class Connection:
     async def _open_auto(self) -> tuple[Any, str]:
         """server/discover first; initialize when the answer is not a valid modern one or does not come."""
         try:
-            result = await self._open(Era.MODERN, timeout=self.discover_timeout, fallible=True)
+            # over HTTP a legacy server answers the POST with a status at once; the time until the answer may
+            # be an OAuth flow (401, metadata, registration, consent), which a short timeout would cut
+            timeout = None if self.transport.carries_headers else self.discover_timeout
+            result = await self._open(Era.MODERN, timeout=timeout, fallible=True)
         except _NotModern as exc:
             if self.closed_event is not None:
                 raise ConnectFailed(self._lost_reason(self.closed_event)) from None
@@ -336,7 +340,7 @@ class Connection:
             raise ConnectFailed(message_of(exc)) from None
         except RequestTimeout as exc:
             if fallible:
-                raise _NotModern(f"got no answer within {timeout:g} s") from None
+                raise _NotModern(f"got no answer within {timeouts.request or 0:g} s") from None
             await self._abort()
             raise ConnectFailed(f"no answer to {what}: {message_of(exc)}") from None
         except ConnectFailed as exc:

@@ -56,7 +56,15 @@ NAME_HEADER: Final = "Mcp-Name"
 PARAM_HEADER_PREFIX: Final = "Mcp-Param-"
 X_MCP_HEADER: Final = "x-mcp-header"
 
-NAME_SOURCES: Final[Mapping[str, str]] = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+NAME_SOURCES: Final[Mapping[str, str]] = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    # the io.modelcontextprotocol/tasks extension (SEP-2663): routed to the instance holding the task
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 """Methods that carry ``Mcp-Name``, and the ``params`` member it mirrors."""
 
 ALLOWED_PARAM_TYPES: Final = ("string", "integer", "boolean")

@@ -40,6 +40,7 @@ _SERVER_NOTIFICATIONS: Final[dict[str, str]] = {
     "notifications/elicitation/complete": "2025-11-25",
     "notifications/tasks/status": "2025-11-25",
     "notifications/subscriptions/acknowledged": "2026-07-28",
+    "notifications/tasks": "2026-07-28",  # the io.modelcontextprotocol/tasks extension's status notification
 }
 
 

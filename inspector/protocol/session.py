@@ -538,7 +538,10 @@ class ClientSession:
         self._forget(pending, "answered")
         diags: list[Diagnostic] = []
         if self._validation is not None:
-            diags = self._validation.validate_server_result(pending.method, self.protocol_version, msg.result)
+            if _creates_task(pending, msg.result):  # a task handle, not the method's own result
+                diags = self._validation.validate_task_handle(self.protocol_version, msg.result)
+            else:
+                diags = self._validation.validate_server_result(pending.method, self.protocol_version, msg.result)
         result = self.rules.observe_result(self, pending.method, msg.result, diags)
         ctx.wire.diagnostics.extend(diags)
         if self.is_opening(pending.id):
@@ -795,6 +798,12 @@ class ClientSession:
             ctx.wire.diagnostics.extend(diags)
         self._inbound[msg.id] = InboundRequest(method, wire_method)
         ctx.events.append(RequestReceived(msg.id, method, msg.params, wire_method, tuple(diags)))
+
+
+def _creates_task(pending: PendingRequest, result: Any) -> bool:
+    """The answer is a task handle: the request asked for a task (2025-11-25 ``params.task``) or the server
+    made one (2026-07-28 ``resultType: "task"``)."""
+    return bool(pending.params and "task" in pending.params) or mrtr.result_type(result) == "task"
 
 
 def new_session(

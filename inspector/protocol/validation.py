@@ -24,6 +24,7 @@ __all__ = [
     "validate_server_notification",
     "validate_server_request",
     "validate_server_result",
+    "validate_task_handle",
 ]
 
 _STUB_REQUEST: Final = {"jsonrpc": "2.0", "id": 0}
@@ -81,6 +82,20 @@ def validate_server_result(method: str, version: str, result: Any) -> list[Diagn
         _adapter(target).validate_python(result, by_name=False, strict=True)
     except ValidationError as exc:
         return diagnostics_from(exc, result, "$.result", f"{method} result")
+    return []
+
+
+def validate_task_handle(version: str, result: Any) -> list[Diagnostic]:
+    """The answer to a request that created a task: 2025-11-25's ``CreateTaskResult`` (a ``tools/call`` with
+    ``params.task``); the 2026-07-28 extension's ``resultType: "task"`` handle is checked by the task layer."""
+    if version != "2025-11-25":
+        return []
+    from mcp_types import _v2025_11_25
+
+    try:
+        _adapter(_v2025_11_25.CreateTaskResult).validate_python(result, by_name=False, strict=True)
+    except ValidationError as exc:
+        return diagnostics_from(exc, result, "$.result", "CreateTaskResult")
     return []
 
 

@@ -1,9 +1,18 @@
-"""The official MCP client conformance suite against ``mcp-inspect --cli --probe --auto-approve``.
+"""The official MCP client conformance suite against ``mcp-inspect --cli --probe --auto-approve``, both eras.
 
-Runs ``conformance client --command "mcp-inspect --cli --probe --auto-approve" --suite all --spec-version
-2025-11-25`` (``@modelcontextprotocol/conformance``, pinned in ``.ci/node/package.json``) with Node 22 and
-requires every scenario to pass: no failed check, no warning, and (which the suite's own summary does not
-check) a probe report on stdout whose exit status is 0. There is no expected-failures file. The harness appends
+Runs ``conformance client --command "mcp-inspect --cli --probe --auto-approve"`` (``@modelcontextprotocol/
+conformance``, pinned in ``.ci/node/package.json``) with Node 22, twice:
+
+* ``--suite all --spec-version 2025-11-25``: every scenario of the handshake era (19);
+* ``--requirements 2026-07-28``: exactly what the 2026-07-28 revision requires of a client (32, frozen at its
+  release), plus the client scenarios it runs without scoring: the authorization extensions (DPoP, client
+  credentials, workload identity, enterprise-managed) and json-schema-2020-12-preservation.
+
+Every scenario must pass: no failed check, no warning, and (which the suite's own summary does not check) a
+probe report on stdout whose exit status is 0 — except where the scenario's server is wrong on purpose
+(``DELIBERATE``): there the probe must say exactly that, with the exit status of that finding (1: it could not
+inspect the server, refusing what the scenario tests it refuses; 5: the server violated the protocol) and the
+finding named. There is no expected-failures file. The harness appends
 each scenario's server URL to the command and passes scenario data in ``MCP_CONFORMANCE_*`` variables; the
 probe does not look at scenario names.
 """
@@ -25,8 +34,21 @@ import pytest
 pytestmark = pytest.mark.node
 
 COMMAND = "mcp-inspect --cli --probe --auto-approve"
-SPEC_VERSION = "2025-11-25"
-MIN_SCENARIOS = 19
+MIN_SCENARIOS = {"2025-11-25": 19, "2026-07-28": 32 + 7}
+DELIBERATE: dict[str, tuple[int, str]] = {
+    # the client must refuse (exit 1, the refusal on stderr)
+    "auth/scope-retry-limit": (1, 'error="insufficient_scope"'),  # 403 to every request whatever the scope
+    "auth/iss-supported-missing": (1, "missing iss"),
+    "auth/iss-wrong-issuer": (1, "iss mismatch"),
+    "auth/iss-unexpected": (1, "iss mismatch"),
+    "auth/iss-normalized": (1, "iss mismatch"),  # RFC 9207: compared as strings, no normalising
+    "auth/metadata-issuer-mismatch": (1, "issuer mismatch"),
+    "auth/resource-mismatch": (1, "does not match"),
+    # the server breaks the protocol (exit 5, the violation in the report)
+    "sep-2322-client-request-state": (5, "$.result.resultType"),  # a result without the required resultType
+    "http-invalid-tool-headers": (5, "invalid x-mcp-header annotation"),  # the tools the client must drop
+}
+"""2026-07-28 scenarios whose server is wrong on purpose -> the probe's exit status and what it must name."""
 CLIENT_TIMEOUT_MS = 120_000
 """Per scenario (the harness's default is 30 s): 19 probes start at once, which a loaded CI machine feels."""
 
@@ -51,7 +73,7 @@ def scenario_results(results: Path) -> dict[str, Path]:
     return found
 
 
-def problems_of(directory: Path) -> list[str]:
+def problems_of(directory: Path, deliberate: tuple[int, str] | None = None) -> list[str]:
     problems: list[str] = []
     checks: list[dict[str, Any]] = json.loads((directory / "checks.json").read_text(encoding="utf-8"))
     for check in checks:
@@ -65,7 +87,12 @@ def problems_of(directory: Path) -> list[str]:
     except ValueError:
         problems.append(f"the probe printed no JSON report: {stdout[:300]!r}")
     else:
-        if report.get("exitCode") != 0:
+        stderr = (directory / "stderr.txt").read_text(encoding="utf-8")
+        if deliberate is not None:
+            status, finding = deliberate
+            if report.get("exitCode") != status or finding not in (stderr if status == 1 else stdout):
+                problems.append(f"expected exit status {status} naming {finding!r}, got {report.get('exitCode')}")
+        elif report.get("exitCode") != 0:
             problems.append(f"the probe ended with exit status {report.get('exitCode')}: {report.get('totals')}")
     stderr = (directory / "stderr.txt").read_text(encoding="utf-8")
     if "Traceback" in stderr:
@@ -73,20 +100,38 @@ def problems_of(directory: Path) -> list[str]:
     return problems
 
 
+def expected_scenarios(argv: list[str], env: dict[str, str], spec: str) -> set[str]:
+    """The client scenarios the run must pass, as the suite lists them."""
+    if spec == "2025-11-25":
+        listed = subprocess.run(
+            [*argv, "list", "--client", "--spec-version", spec],
+            capture_output=True, text=True, timeout=120, env=env, check=False,
+        )  # fmt: skip
+        return set(re.findall(r"^\s+- (\S+) \[", listed.stdout, flags=re.MULTILINE))
+    listed = subprocess.run(
+        [*argv, "list", "--client", "--requirements", spec],
+        capture_output=True, text=True, timeout=120, env=env, check=False,
+    )  # fmt: skip
+    out = listed.stdout
+    required_part = out[out.find("Client scenarios") : out.find("Run and reported")]
+    required = set(re.findall(r"^\s+- (\S+)\s*$", required_part, flags=re.MULTILINE))
+    unscored_clients = set(re.findall(r"^\s+- (\S+) \[client\]", out, flags=re.MULTILINE))
+    return required | unscored_clients
+
+
+def run_args(spec: str) -> list[str]:
+    if spec == "2025-11-25":
+        return ["--suite", "all", "--spec-version", spec]
+    return ["--requirements", spec]
+
+
 @pytest.mark.timeout(900)
-def test_client_conformance_suite(tmp_path: Path) -> None:
+@pytest.mark.parametrize("spec", ["2025-11-25", "2026-07-28"])
+def test_client_conformance_suite(tmp_path: Path, spec: str) -> None:
     argv = nodetools.require_conformance()
     env = suite_env()
-    listed = subprocess.run(
-        [*argv, "list", "--client", "--spec-version", SPEC_VERSION],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=env,
-        check=False,
-    )
-    expected = set(re.findall(r"^\s+- (\S+) \[", listed.stdout, flags=re.MULTILINE))
-    assert len(expected) >= MIN_SCENARIOS, listed.stdout + listed.stderr
+    expected = expected_scenarios(argv, env, spec)
+    assert len(expected) >= MIN_SCENARIOS[spec], expected
 
     results = tmp_path / "results"
     proc = subprocess.run(
@@ -95,10 +140,7 @@ def test_client_conformance_suite(tmp_path: Path) -> None:
             "client",
             "--command",
             COMMAND,
-            "--suite",
-            "all",
-            "--spec-version",
-            SPEC_VERSION,
+            *run_args(spec),
             "--timeout",
             str(CLIENT_TIMEOUT_MS),
             "-o",
@@ -117,9 +159,13 @@ def test_client_conformance_suite(tmp_path: Path) -> None:
     failed = set(re.findall(r"^✗ (\S+):", summary, flags=re.MULTILINE))
 
     ran = scenario_results(results)
-    problems = {name: found for name, directory in sorted(ran.items()) if (found := problems_of(directory))}
+    problems = {
+        name: found
+        for name, directory in sorted(ran.items())
+        if (found := problems_of(directory, DELIBERATE.get(name) if spec != "2025-11-25" else None))
+    }
     assert not problems, "\n".join(f"{name}:\n  " + "\n  ".join(found) for name, found in problems.items()) + output
     assert proc.returncode == 0, output
     assert not failed, output
-    assert passed == expected, f"passed {sorted(passed)}, expected {sorted(expected)}\n{output}"
-    assert set(ran) == expected, output
+    assert passed >= expected, f"passed {sorted(passed)}, expected {sorted(expected)}\n{output}"
+    assert set(ran) >= expected, output

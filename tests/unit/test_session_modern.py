@@ -451,3 +451,22 @@ def test_any_sequence_of_answers_keeps_the_request_table_consistent(answers: lis
             assert nxt in s.pending and not s.waiting_for_input(rid)
             s.cancel(nxt)
         assert s.pending == {}
+
+
+def test_a_task_handle_is_checked_as_one_not_as_the_methods_result() -> None:
+    s = new_session(SessionOffer("2025-11-25", CAPS, INFO), id_generator=itertools.count(1))
+    rid = s.start()
+    s.receive_frame(frame(ok(rid, {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}, "tasks": {}},
+                                    "serverInfo": INFO})))  # fmt: skip
+    s.pop_outgoing()
+    handle = {"task": {"taskId": "t1", "status": "working", "createdAt": "2026-01-01T00:00:00Z",
+                       "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 60000}}  # fmt: skip
+    rid = s.send_request("tools/call", {"name": "x", "task": {"ttl": 60000}})
+    rec = s.receive_frame(frame(ok(rid, handle)))
+    assert rec.wire.diagnostics == []
+    rid = s.send_request("tools/call", {"name": "x"})  # no task asked for: the same answer is not a CallToolResult
+    rec = s.receive_frame(frame(ok(rid, handle)))
+    assert DiagnosticCode.SCHEMA in [d.code for d in rec.wire.diagnostics]
+    rid = s.send_request("tools/call", {"name": "x", "task": {"ttl": 60000}})
+    rec = s.receive_frame(frame(ok(rid, {"task": {"taskId": 5}})))  # a broken handle is still named
+    assert DiagnosticCode.SCHEMA in [d.code for d in rec.wire.diagnostics]
