@@ -1,15 +1,25 @@
-"""Sequential tools/call throughput against bench/fast_server.py, three clients measured in the same run.
+"""Sequential tools/call throughput against bench/fast_server.py, three clients in each era, in the same run.
 
-  ours          inspector.client.connection.Connection over inspector.transports.stdio.StdioTransport
-  sdk           the official Python SDK: mcp.client.stdio.stdio_client + mcp.ClientSession
-  official_cli  the official inspector CLI's load mode:
+  ours          inspector.client.connection.Connection over inspector.transports.stdio.StdioTransport,
+                with ``protocol_era`` set to the era measured
+  sdk           the official Python SDK: mcp.client.stdio.stdio_client + mcp.ClientSession, opened with
+                ``initialize()`` (legacy) or ``discover()`` (modern: probes server/discover and adopts 2026-07-28,
+                which is what ``mcp.Client(mode="auto")`` does against a modern server)
+  official_cli  the official inspector CLI's load mode, ``--protocol-era legacy|modern``:
                 --method tools/call --tool-name echo --load --load-concurrency 1 --load-requests N
 
-Every round starts each client afresh (its own server process), does the handshake and one tools/list
-(the SDK and the official CLI list tools before calling anyway), then times `--calls` sequential calls of
-`echo`; only that loop is timed (the official CLI reports the same span as `elapsedMs`/`throughput`).
-Rounds are interleaved and the order of the clients rotates every round. Prints one JSON line; a client
-that cannot run reports null with a reason under "unavailable". Exit status 1 when ours could not run.
+Eras (``--era``, default both): ``legacy`` is the handshake era (``initialize``, 2025-11-25) against
+``fast_server.py --era legacy``; ``modern`` is 2026-07-28 (``server/discover``, the ``_meta`` envelope on every
+request, ``resultType`` on every result) against ``fast_server.py --era modern``. Each server speaks only its
+era, so a client that opened the other era fails instead of being measured in the wrong one.
+
+Every round starts each client afresh (its own server process), opens the session, lists the tools once
+(the SDK and the official CLI list tools before calling anyway), then times ``--calls`` sequential calls of
+``echo``; only that loop is timed (the official CLI reports the same span as ``elapsedMs``/``throughput``).
+All (client, era) contenders are interleaved and their order rotates every round. Prints one JSON line:
+the top-level keys are those of the legacy era (as before eras existed), ``"eras"`` holds the same fields
+per era. A contender that cannot run reports null with a reason under "unavailable". Exit status 1 when
+ours could not run in an era that was asked for.
 
     python bench/roundtrip.py --runs 5 --calls 2000
 """
@@ -35,6 +45,12 @@ import nodetools  # noqa: E402
 
 GOAL_VS_SDK = 1.5
 ARGS = {"message": "hello"}
+CLIENTS = ("ours", "sdk", "official_cli")
+ERAS = ("legacy", "modern")
+MODERN_VERSION = "2026-07-28"
+
+Runner = Callable[[int, str], float]
+"""(calls, era) -> calls per second."""
 
 
 def median(values: list[float]) -> float | None:
@@ -45,13 +61,25 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or not b else round(a / b, 3)
 
 
+def server_args(era: str) -> list[str]:
+    """fast_server.py's arguments for a client measured in ``era``: a server that speaks only that era."""
+    return [str(FAST_SERVER), "--era", era]
+
+
+def _check_version(client: str, era: str, version: str | None) -> None:
+    if (version == MODERN_VERSION) != (era == "modern"):
+        raise RuntimeError(f"{client} opened protocol version {version!r}, not the {era} era")
+
+
 # --------------------------------------------------------------------------------------------- ours
-async def _ours_round(calls: int) -> float:
+async def _ours_round(calls: int, era: str) -> float:
     from inspector.client.connection import Connection
     from inspector.transports.stdio import StdioTransport
 
-    transport = StdioTransport(sys.executable, [str(FAST_SERVER)])
-    async with Connection(transport) as conn:
+    transport = StdioTransport(sys.executable, server_args(era))
+    async with Connection(transport, protocol_era=era) as conn:
+        assert conn.server is not None
+        _check_version("ours", era, conn.server.protocol_version)
         await conn.list_tools()
         start = time.perf_counter()
         for _ in range(calls):
@@ -62,40 +90,46 @@ async def _ours_round(calls: int) -> float:
     return calls / elapsed
 
 
-def ours_round(calls: int) -> float:
-    return asyncio.run(_ours_round(calls))
+def ours_round(calls: int, era: str) -> float:
+    return asyncio.run(_ours_round(calls, era))
 
 
 # ---------------------------------------------------------------------------------------------- sdk
-async def _sdk_round(calls: int) -> float:
+async def _sdk_round(calls: int, era: str) -> float:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=[str(FAST_SERVER)])
+    params = StdioServerParameters(command=sys.executable, args=server_args(era))
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+        if era == "modern":
+            await session.discover()
+        else:
+            await session.initialize()
+        _check_version("sdk", era, session.protocol_version)
         await session.list_tools()
         start = time.perf_counter()
         for _ in range(calls):
             result = await session.call_tool("echo", ARGS)
-            if result.is_error:  # type: ignore[union-attr]
+            if result.is_error:
                 raise RuntimeError(f"echo returned isError: {result}")
         elapsed = time.perf_counter() - start
     return calls / elapsed
 
 
-def sdk_round(calls: int) -> float:
-    return asyncio.run(_sdk_round(calls))
+def sdk_round(calls: int, era: str) -> float:
+    return asyncio.run(_sdk_round(calls, era))
 
 
 # ------------------------------------------------------------------------------------- official CLI
-def official_round(calls: int) -> float:
+def official_argv(calls: int, era: str) -> list[str]:
     prefix = nodetools.official_inspector_cli()
     assert prefix is not None
-    argv = [
+    return [
         *prefix,
         sys.executable,
-        str(FAST_SERVER),
+        *server_args(era),
+        "--protocol-era",
+        era,
         "--method",
         "tools/call",
         "--tool-name",
@@ -111,6 +145,10 @@ def official_round(calls: int) -> float:
         "json",
         "-q",
     ]
+
+
+def official_round(calls: int, era: str) -> float:
+    argv = official_argv(calls, era)
     proc = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=600, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"official CLI exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
@@ -118,6 +156,56 @@ def official_round(calls: int) -> float:
     if summary.get("ok") != calls:
         raise RuntimeError(f"official CLI load summary: {summary}")
     return float(summary["throughput"])
+
+
+RUNNERS: dict[str, Runner] = {"ours": ours_round, "sdk": sdk_round, "official_cli": official_round}
+
+
+# ------------------------------------------------------------------------------------------- report
+def era_record(rates: dict[str, list[float]], unavailable: dict[str, str]) -> dict[str, Any]:
+    """Medians, ratios and the goal check of one era (``rates`` and ``unavailable`` keyed by client)."""
+    med = {name: (median(rates.get(name, [])) if name not in unavailable else None) for name in CLIENTS}
+    vs_sdk = ratio(med["ours"], med["sdk"])
+    vs_cli = ratio(med["ours"], med["official_cli"])
+    return {
+        "ours_calls_per_s_median": med["ours"],
+        "sdk_calls_per_s_median": med["sdk"],
+        "official_cli_calls_per_s_median": med["official_cli"],
+        "ratios": {"ours_vs_sdk": vs_sdk, "ours_vs_official_cli": vs_cli},
+        "goal": f"ours >= {GOAL_VS_SDK}x sdk and > official_cli",
+        "goal_met": None if vs_sdk is None or vs_cli is None else (vs_sdk >= GOAL_VS_SDK and vs_cli > 1.0),
+        "unavailable": dict(unavailable),
+    }
+
+
+def build_record(
+    opts: argparse.Namespace,
+    eras: list[str],
+    rates: dict[tuple[str, str], list[float]],
+    unavailable: dict[tuple[str, str], str],
+) -> dict[str, Any]:
+    """The JSON line: the legacy era's fields at the top level (null when not measured), all eras under "eras"."""
+    per_era: dict[str, dict[str, Any]] = {}
+    for era in ERAS:
+        if era not in eras:
+            continue
+        per_era[era] = era_record(
+            {c: rates.get((c, era), []) for c in CLIENTS},
+            {c: why for (c, e), why in unavailable.items() if e == era},
+        )
+    legacy = per_era.get("legacy") or era_record({}, {c: "not requested (--era)" for c in CLIENTS})
+    checks = [rec["goal_met"] for rec in per_era.values()]
+    return {
+        "bench": "roundtrip",
+        "runs": opts.runs,
+        "calls_per_round": opts.calls,
+        "tool": "echo",
+        "server": "bench/fast_server.py",
+        **legacy,
+        "eras": per_era,
+        "goal_met_all_eras": None if not checks or None in checks else all(checks),
+        "official_version": nodetools.official_inspector_version(),
+    }
 
 
 # ------------------------------------------------------------------------------------------- driver
@@ -139,73 +227,57 @@ def _availability() -> dict[str, str | None]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5, help="rounds per client (default 5)")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=5, help="rounds per client and era (default 5)")
     parser.add_argument("--calls", type=int, default=2000, help="sequential calls per round (default 2000)")
     parser.add_argument(
         "--clients", default="ours,sdk,official_cli", help="comma-separated subset of ours,sdk,official_cli"
+    )
+    parser.add_argument(
+        "--era", choices=[*ERAS, "both"], default="both", help="protocol era(s) to measure (default both)"
     )
     opts = parser.parse_args()
     if opts.runs < 1 or opts.calls < 1:
         parser.error("--runs and --calls must be >= 1")
     wanted = [c.strip() for c in opts.clients.split(",") if c.strip()]
-    runners: dict[str, Callable[[int], float]] = {
-        "ours": ours_round,
-        "sdk": sdk_round,
-        "official_cli": official_round,
-    }
-    unknown = set(wanted) - set(runners)
+    unknown = set(wanted) - set(CLIENTS)
     if unknown:
         parser.error(f"unknown client(s): {', '.join(sorted(unknown))}")
+    eras = list(ERAS) if opts.era == "both" else [opts.era]
 
-    unavailable: dict[str, str] = {}
-    for name, reason in _availability().items():
-        if name not in wanted:
-            unavailable[name] = "not requested (--clients)"
-        elif reason is not None:
-            unavailable[name] = reason
-    active = [name for name in wanted if name not in unavailable]
-    rates: dict[str, list[float]] = {name: [] for name in runners}
+    unavailable: dict[tuple[str, str], str] = {}
+    reasons = _availability()
+    for era in eras:
+        for name in CLIENTS:
+            if name not in wanted:
+                unavailable[name, era] = "not requested (--clients)"
+            elif reasons[name] is not None:
+                unavailable[name, era] = str(reasons[name])
+    active = [(name, era) for era in eras for name in wanted if (name, era) not in unavailable]
+    rates: dict[tuple[str, str], list[float]] = {key: [] for key in active}
 
-    # One short untimed warm-up per client (imports, .pyc files, node's compile cache).
-    for name in list(active):
+    # One short untimed warm-up per contender (imports, .pyc files, node's compile cache).
+    for key in list(active):
+        name, era = key
         try:
-            runners[name](min(opts.calls, 50))
+            RUNNERS[name](min(opts.calls, 50), era)
         except Exception as exc:
-            unavailable[name] = f"failed: {type(exc).__name__}: {exc}"
-            active.remove(name)
+            unavailable[key] = f"failed: {type(exc).__name__}: {exc}"
+            active.remove(key)
     for i in range(opts.runs):
         shift = i % len(active) if active else 0
-        for name in active[shift:] + active[:shift]:
-            if name in unavailable:
+        for key in active[shift:] + active[:shift]:
+            if key in unavailable:
                 continue
+            name, era = key
             try:
-                rates[name].append(runners[name](opts.calls))
+                rates[key].append(RUNNERS[name](opts.calls, era))
             except Exception as exc:
-                unavailable[name] = f"failed in round {i + 1}: {type(exc).__name__}: {exc}"
+                unavailable[key] = f"failed in round {i + 1}: {type(exc).__name__}: {exc}"
 
-    med: dict[str, float | None] = {
-        name: (median(values) if name not in unavailable else None) for name, values in rates.items()
-    }
-    vs_sdk = ratio(med["ours"], med["sdk"])
-    vs_cli = ratio(med["ours"], med["official_cli"])
-    record: dict[str, Any] = {
-        "bench": "roundtrip",
-        "runs": opts.runs,
-        "calls_per_round": opts.calls,
-        "tool": "echo",
-        "server": "bench/fast_server.py",
-        "ours_calls_per_s_median": med["ours"],
-        "sdk_calls_per_s_median": med["sdk"],
-        "official_cli_calls_per_s_median": med["official_cli"],
-        "ratios": {"ours_vs_sdk": vs_sdk, "ours_vs_official_cli": vs_cli},
-        "goal": f"ours >= {GOAL_VS_SDK}x sdk and > official_cli",
-        "goal_met": None if vs_sdk is None or vs_cli is None else (vs_sdk >= GOAL_VS_SDK and vs_cli > 1.0),
-        "official_version": nodetools.official_inspector_version(),
-        "unavailable": unavailable,
-    }
-    print(json.dumps(record), flush=True)
-    return 1 if "ours" in unavailable and "ours" in wanted else 0
+    print(json.dumps(build_record(opts, eras, rates, unavailable)), flush=True)
+    ours_failed = any(("ours", era) in unavailable for era in eras) and "ours" in wanted
+    return 1 if ours_failed else 0
 
 
 if __name__ == "__main__":

@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from inspector.protocol import mcp_headers
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
 from inspector.protocol.envelope import SERVER_INFO_KEY, enveloped, meta_of
 from inspector.protocol.versions import HANDSHAKE_VERSIONS, Era, era_of
 
 if TYPE_CHECKING:
+    from inspector.protocol import mcp_headers
     from inspector.protocol.session import ClientSession
 
 __all__ = ["DiscoverRules", "EraRules", "HandshakeRules", "Opening", "rules_for"]
@@ -164,6 +164,8 @@ class DiscoverRules(EraRules):
     def headers(self, s: ClientSession, method: str, params: dict[str, Any] | None) -> dict[str, str]:
         if not s.header_rules:
             return {}
+        from inspector.protocol import mcp_headers  # only where headers travel (HTTP): not on stdio start-up
+
         return mcp_headers.request_headers(method, params, s.offered_version, self.tool_headers)
 
     def accept_opening(self, s: ClientSession, result: dict[str, Any]) -> Opening:
@@ -192,6 +194,8 @@ class DiscoverRules(EraRules):
         return result
 
     def _observe_tools(self, result: dict[str, Any], diags: list[Diagnostic]) -> dict[str, Any]:
+        from inspector.protocol import mcp_headers
+
         kept, dropped = mcp_headers.filter_tools(result["tools"])
         self.tool_headers.update(mcp_headers.header_params_by_tool(kept))
         for gone in dropped:

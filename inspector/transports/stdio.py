@@ -233,8 +233,7 @@ class StdioTransport(Transport):
             if stdin is None or stdin.is_closing():
                 raise TransportError(await self._write_failed_message(proc, "server stdin is closed"))
             try:
-                stdin.write(frame)
-                stdin.write(b"\n")
+                stdin.write(frame + b"\n")  # one write: one wake-up of the server per message
                 await stdin.drain()
             except (BrokenPipeError, ConnectionResetError) as exc:
                 raise TransportError(await self._write_failed_message(proc, "server closed its stdin")) from exc
