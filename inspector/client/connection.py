@@ -85,6 +85,7 @@ from inspector.protocol.jsonrpc import (
 from inspector.protocol.limits import Limits
 from inspector.protocol.mcp_headers import is_header_mismatch
 from inspector.protocol.pagination import Paginator
+from inspector.protocol.result_cache import CACHEABLE_METHODS, ResultCache
 from inspector.protocol.session import ClientSession, SessionOffer, SessionState, Timeouts, new_session
 from inspector.protocol.versions import DEFAULT_VERSION, MODERN_VERSION, MODERN_VERSIONS, Era, EraChoice, era_of
 from inspector.protocol.wire import RequestId, WireMessage
@@ -217,6 +218,8 @@ class Connection:
         self._streams: dict[RequestId, Callable[[NotificationReceived], None]] = {}
         """Open ``subscriptions/listen`` requests -> who gets the notifications that carry their id."""
         self._resource_listen: Subscription | None = None
+        self.cache = ResultCache()
+        """2026-07-28 results kept while their ``ttlMs`` says they are fresh (see :meth:`request`)."""
         self.listen_for_changes = listen_for_changes
         self.change_listen: Subscription | None = None
         """The stream ``listen_for_changes`` opened (None: none)."""
@@ -422,9 +425,37 @@ class Connection:
         timeout: float | None = None,
         on_progress: ProgressCallback | None = None,
         progress: bool | None = None,
+        fresh: bool = False,
     ) -> Any:
         """Send a request and return its raw result (of the last round, for a multi-round-trip request).
-        ``timeout`` overrides the per-request period (of each round)."""
+        ``timeout`` overrides the per-request period (of each round).
+
+        2026-07-28: a cacheable result (``ttlMs``) still fresh in :attr:`cache` is returned without asking
+        the server (a note in the log says so); ``fresh=True`` always asks (and stores the new answer)."""
+        cacheable = self.session.era is Era.MODERN and method in CACHEABLE_METHODS and not forced
+        if cacheable and not fresh:
+            hit = self.cache.get(method, params)
+            if hit is not None:
+                left = hit.expires_at - time.monotonic()
+                self._note(f"{method}: answered from the cache (fresh for {left:.1f} s more, {hit.scope or 'private'})")
+                return hit.result
+        result = await self._send(
+            method, params, forced=forced, timeout=timeout, on_progress=on_progress, progress=progress
+        )
+        if cacheable:
+            self.cache.put(method, params, result)
+        return result
+
+    async def _send(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        *,
+        forced: bool,
+        timeout: float | None,
+        on_progress: ProgressCallback | None,
+        progress: bool | None,
+    ) -> Any:
         await self.renewal.wait()
         if not self.is_open:
             raise NotConnected(self._not_open_reason())
@@ -470,28 +501,30 @@ class Connection:
         """``ping``; 2026-07-28 has none, so there it asks ``server/discover`` (the cheapest round trip) and,
         like a ping, returns an empty result."""
         if self.session.era is Era.MODERN:
-            await self.request("server/discover")
+            await self.request("server/discover", fresh=True)
             return {}
         return await self.request("ping")
 
-    async def _list(self, method: str, key: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def _list(
+        self, method: str, key: str, params: dict[str, Any] | None = None, *, fresh: bool = False
+    ) -> dict[str, Any]:
         pager = Paginator(key, params)
         while not pager.done:
-            pager.add_page(await self.request(method, pager.next_params()))
+            pager.add_page(await self.request(method, pager.next_params(), fresh=fresh))
         self.diagnostics.extend(pager.diagnostics)
         return pager.merged()
 
-    async def list_tools(self) -> dict[str, Any]:
-        return await self._list("tools/list", "tools")
+    async def list_tools(self, *, fresh: bool = False) -> dict[str, Any]:
+        return await self._list("tools/list", "tools", fresh=fresh)
 
-    async def list_resources(self) -> dict[str, Any]:
-        return await self._list("resources/list", "resources")
+    async def list_resources(self, *, fresh: bool = False) -> dict[str, Any]:
+        return await self._list("resources/list", "resources", fresh=fresh)
 
-    async def list_resource_templates(self) -> dict[str, Any]:
-        return await self._list("resources/templates/list", "resourceTemplates")
+    async def list_resource_templates(self, *, fresh: bool = False) -> dict[str, Any]:
+        return await self._list("resources/templates/list", "resourceTemplates", fresh=fresh)
 
-    async def list_prompts(self) -> dict[str, Any]:
-        return await self._list("prompts/list", "prompts")
+    async def list_prompts(self, *, fresh: bool = False) -> dict[str, Any]:
+        return await self._list("prompts/list", "prompts", fresh=fresh)
 
     async def call_tool(
         self,
@@ -516,13 +549,13 @@ class Connection:
         # -32020: the headers we derived from the tool's x-mcp-header annotations disagree with the server's;
         # our copy of the tool list may be stale: list again once and retry once
         self._note(f"tools/call {name}: the server reported a header mismatch (-32020); re-listing tools, retrying")
-        await self.list_tools()
+        await self.list_tools(fresh=True)
         return await self.request(
             "tools/call", params, on_progress=on_progress, timeout=timeout, progress=True, forced=forced
         )
 
-    async def read_resource(self, uri: str) -> Any:
-        return await self.request("resources/read", {"uri": uri})
+    async def read_resource(self, uri: str, *, fresh: bool = False) -> Any:
+        return await self.request("resources/read", {"uri": uri}, fresh=fresh)
 
     async def subscribe_resource(self, uri: str) -> Any:
         """``resources/subscribe``; in 2026-07-28 the URI joins the connection's listen stream for resource
@@ -712,6 +745,8 @@ class Connection:
                 if cb is not None:
                     cb(ev.progress, ev.total, ev.message)
             elif isinstance(ev, NotificationReceived):
+                if len(self.cache):
+                    self.cache.on_notification(ev.method, ev.params)
                 route = self._streams.get(subscription_id(ev)) if self._streams else None
                 if route is not None:
                     route(ev)

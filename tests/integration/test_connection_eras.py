@@ -302,3 +302,37 @@ def test_subscribe_resource_in_the_modern_era_rides_on_listen() -> None:
             assert len(updates) <= n + 1  # at most one already on the way
 
     run(body)
+
+
+# ---------------------------------------------------------------------------- the result cache
+
+
+def test_fresh_results_come_from_the_cache_and_fresh_true_asks_again() -> None:
+    async def body() -> None:
+        messages: list[WireMessage] = []
+        notes: list[str] = []
+        conn = connect(
+            demo_stdio("modern"), "modern", on_message=messages.append,
+            on_transport_event=lambda e: notes.append(getattr(e, "message", "")),
+        )  # fmt: skip
+        async with conn:
+
+            def asked(method: str) -> int:
+                return sum(1 for m in messages if m.direction is Direction.OUT and m.method == method)
+
+            first = await conn.list_resource_templates()  # the demo: ttlMs 1 h, public
+            again = await conn.list_resource_templates()
+            assert again == first and asked("resources/templates/list") == 1
+            assert any("answered from the cache" in n for n in notes)
+            await conn.list_resource_templates(fresh=True)
+            assert asked("resources/templates/list") == 2
+            await conn.list_tools()
+            await conn.list_tools()
+            assert asked("tools/list") == 2  # ttlMs 0: never cached
+            entries = conn.cache.entries()
+            assert [e.cached.method for e in entries] == ["resources/templates/list"] and entries[0].fresh
+            await conn.ping()
+            await conn.ping()
+            assert asked("server/discover") == 3  # the opening + two pings: a ping always asks
+
+    run(body)
