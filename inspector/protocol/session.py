@@ -268,6 +268,8 @@ class ClientSession:
             self._progress[token] = rid
         wire = WireMessage(Direction.OUT, raw, Kind.REQUEST, method, rid, forced=forced)
         wire.headers = self.rules.headers(self, method, params)
+        if round_ > 1:
+            wire.origin, wire.round = pending.origin, round_
         if forced:
             wire.diagnostics.append(
                 Diagnostic(

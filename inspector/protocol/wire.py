@@ -46,6 +46,10 @@ class WireMessage:
     """An outbound request sent although the server did not declare the capability."""
     latency: float | None = None
     """Seconds between a request and this response to it."""
+    origin: RequestId | None = None
+    """Outbound requests of a multi-round-trip request (2026-07-28), from its second round on: the id of the
+    first round, so that every round is seen as one logical request (None for everything else)."""
+    round: int = 1
     headers: dict[str, str] = field(default_factory=dict)
     """Outbound, modern era over HTTP: the per-message headers the transport adds (``MCP-Protocol-Version``,
     ``Mcp-Method``, ``Mcp-Name``, ``Mcp-Param-*``); stdio ignores them. Empty for everything else."""

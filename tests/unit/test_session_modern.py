@@ -287,7 +287,9 @@ def test_input_required_becomes_an_event_and_the_retry_has_a_new_id_responses_an
     assert s.waiting_for_input(first)
     second = s.retry_with_input(first, {"login": {"action": "accept", "content": {}}, "roots": {"roots": []}})
     assert second != first
-    [msg] = sent(s)
+    [wire] = s.pop_outgoing()
+    assert (wire.origin, wire.round) == (first, 2)  # recorded as a round of the first request
+    msg = json.loads(wire.raw)
     assert msg["id"] == second
     params = msg["params"]
     assert params["name"] == "x" and params["arguments"] == {"a": 1}
