@@ -47,6 +47,16 @@ def _isolated_keyring() -> Iterator[None]:
     keyring.set_keyring(_KEYRING)
 
 
+@pytest.fixture(autouse=True)
+def _isolated_discover_cache() -> Iterator[None]:
+    """No test opens from a server/discover answer another test's connection got (the process-wide cache)."""
+    from inspector.client.discover_cache import SHARED
+
+    SHARED.clear()
+    yield
+    SHARED.clear()
+
+
 @pytest.fixture
 def memory_keyring() -> MemoryKeyring:
     """The in-memory keyring backend in use, to inspect or pre-fill stored secrets."""

@@ -38,6 +38,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
+from inspector.client.discover_cache import SHARED as SHARED_DISCOVER
+from inspector.client.discover_cache import DiscoverCache
 from inspector.client.errors import (
     CapabilityNotDeclared,
     ClientError,
@@ -169,6 +171,8 @@ class Connection:
         discover_timeout: float = DISCOVER_TIMEOUT,
         listen_for_changes: bool = False,
         log_level: str | None = None,
+        reuse_discover: bool = True,
+        discover_cache: DiscoverCache | None = None,
     ) -> None:
         """``limits``: what the session bounds (a message's size); None: the transport's own limits.
         ``protocol_version``: the version offered in its era (a handshake-era one is offered by ``initialize``
@@ -218,6 +222,9 @@ class Connection:
         self._streams: dict[RequestId, Callable[[NotificationReceived], None]] = {}
         """Open ``subscriptions/listen`` requests -> who gets the notifications that carry their id."""
         self._resource_listen: Subscription | None = None
+        self.reuse_discover = reuse_discover
+        self.discover_cache = discover_cache if discover_cache is not None else SHARED_DISCOVER
+        self._from_cache: str | None = None
         self.cache = ResultCache()
         """2026-07-28 results kept while their ``ttlMs`` says they are fresh (see :meth:`request`)."""
         self.listen_for_changes = listen_for_changes
@@ -263,7 +270,7 @@ class Connection:
             result, reason = await self._open_auto()
         else:
             result = await self._open(self._era)
-            reason = f"{self.protocol_era.value} asked for ({self.session.opening_method})"
+            reason = f"{self.protocol_era.value} asked for ({self._from_cache or self.session.opening_method})"
         s = self.session
         self.server = ServerInfo(
             s.protocol_version, s.server_info, s.server_capabilities, s.instructions, result,
@@ -287,6 +294,29 @@ class Connection:
             self.change_listen = await self.listen(wanted)
         except ClientError as exc:  # the session works without it; say why the lists will not refresh
             self._note(f"subscriptions/listen for list changes failed: {message_of(exc)}")
+
+    def _cached_discover(self, era: Era) -> dict[str, Any] | None:
+        """A fresh public server/discover answer of this HTTP endpoint from an earlier connection, opened from
+        without a round trip (None: none, or it no longer opens this session)."""
+        endpoint = self.transport.endpoint
+        if era is not Era.MODERN or not self.reuse_discover or endpoint is None:
+            return None
+        hit = self.discover_cache.get(endpoint)
+        if hit is None:
+            return None
+        if not any(isinstance(ev, HandshakeCompleted) for ev in self.session.open_from(hit.result)):
+            self.session = self.new_session()  # (it named what it could not use; ask the server instead)
+            return None
+        left = hit.expires_at - time.monotonic()
+        self.cache.put("server/discover", None, hit.result)
+        self._from_cache = f"server/discover answered from an earlier connection to {endpoint} (fresh for {left:.0f} s)"
+        self._note(self._from_cache)
+        return hit.result
+
+    async def discover(self, *, fresh: bool = False) -> dict[str, Any]:
+        """2026-07-28: the server's ``server/discover`` answer (this connection's, while fresh, unless ``fresh``)."""
+        result: dict[str, Any] = await self.request("server/discover", fresh=fresh)
+        return result
 
     def new_session(self) -> ClientSession:
         """A fresh session of the era in use (the one factory; renewal uses it too)."""
@@ -318,6 +348,8 @@ class Connection:
             self.session = self.new_session()
             result = await self._open(Era.HANDSHAKE)
             return result, f"auto: server/discover {exc}, so initialize"
+        if self._from_cache is not None:
+            return result, f"auto: {self._from_cache}"
         return result, "auto: the server answered server/discover with 2026-07-28"
 
     async def _open(
@@ -331,6 +363,9 @@ class Connection:
         self.transport.set_era(era)
         self.session.cancel_notifies = not self.transport.cancels_by_closing
         self.session.header_rules = self.transport.carries_headers
+        cached = self._cached_discover(era)
+        if cached is not None:
+            return cached
         timeouts = self.timeouts if timeout is None else replace(self.timeouts, request=timeout, max_total=timeout)
         rid = self.session.start(timeouts=timeouts)
         what = self.session.opening_method
@@ -338,7 +373,12 @@ class Connection:
         self.outstanding.add(rid, fut)
         self._pump()
         try:
-            return await fut
+            result = await fut
+            if era is Era.MODERN:
+                self.cache.put("server/discover", None, result)
+                if self.reuse_discover and self.transport.endpoint is not None:
+                    self.discover_cache.put(self.transport.endpoint, result)
+            return result
         except ConnectionLost as exc:
             raise ConnectFailed(message_of(exc)) from None
         except RequestTimeout as exc:

@@ -187,6 +187,16 @@ class ClientSession:
         self._opening_id = rid
         return rid
 
+    def open_from(self, result: dict[str, Any]) -> list[Event]:
+        """Open with an opening result the client already has (a fresh cached server/discover answer), without
+        sending anything; the events are those its arrival would give (``HandshakeCompleted`` / ``Failed``)."""
+        if not self.rules.opening_repeatable:
+            raise LocalProtocolError(f"{self.rules.opening_method} results cannot be reused")
+        self._to(SessionEvent.START)
+        ctx = _Ctx(WireMessage(Direction.IN, b"", Kind.RESPONSE, self.rules.opening_method))
+        self._on_opening_result(result, ctx)
+        return ctx.events
+
     @property
     def opening_method(self) -> str:
         return self.rules.opening_method

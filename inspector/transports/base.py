@@ -255,6 +255,11 @@ class Transport(abc.ABC):
         self._era = era
 
     @property
+    def endpoint(self) -> str | None:
+        """What outlives one connection to the server, as a key (the Streamable HTTP URL; None for a process)."""
+        return None
+
+    @property
     def carries_headers(self) -> bool:
         """True when per-message headers reach the server (Streamable HTTP): then the 2026-07-28 header rules
         apply (a tool with an invalid ``x-mcp-header`` annotation is dropped; other transports ignore them)."""

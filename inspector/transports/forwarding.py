@@ -39,6 +39,10 @@ class ForwardingTransport(Transport):
             self._inner.set_era(era)
 
     @property
+    def endpoint(self) -> str | None:
+        return self._inner.endpoint if self._inner is not None else None
+
+    @property
     def carries_headers(self) -> bool:
         return self._inner is not None and self._inner.carries_headers
 

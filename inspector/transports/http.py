@@ -220,6 +220,10 @@ class StreamableHttpTransport(HttpTransportBase):
     def carries_headers(self) -> bool:
         return self._delegate is None
 
+    @property
+    def endpoint(self) -> str | None:
+        return str(self._url) if self._delegate is None else None
+
     def set_era(self, era: Era) -> None:
         """Switch eras. Leaving one forgets all of its state: the session (its stream for server-initiated
         messages is cancelled, and a DELETE ends it on the server in the background), the negotiated version,

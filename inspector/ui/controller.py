@@ -209,6 +209,7 @@ class ConnectionController(QObject):
             protocol_version=s.protocol_version,
             protocol_era=s.protocol_era,
             listen_for_changes=True,
+            reuse_discover=False,  # a (re)connect shows what the server says now (its author restarts it often)
             log_level="debug",  # 2026-07-28: log messages come only for requests that ask; show them all
             capabilities=s.capabilities,
             handlers=handlers,

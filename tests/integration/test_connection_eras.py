@@ -20,6 +20,7 @@ from asynckit import run
 from demowire import demo_http
 
 from inspector.client.connection import Connection
+from inspector.client.discover_cache import DiscoverCache
 from inspector.client.errors import ConnectFailed, RemoteError
 from inspector.client.handlers import HeadlessHandlers, RequestInfo, current_request
 from inspector.protocol.session import Timeouts
@@ -63,6 +64,7 @@ class Noting(HeadlessHandlers):
 
 
 def connect(transport: Transport, era: str, **kw: Any) -> Connection:
+    kw.setdefault("discover_cache", DiscoverCache())  # each test its own: no answers from other tests
     kw.setdefault("capabilities", CAPS)
     kw.setdefault("timeouts", Timeouts(request=20))
     return Connection(transport, protocol_era=era, **kw)
@@ -330,9 +332,50 @@ def test_fresh_results_come_from_the_cache_and_fresh_true_asks_again() -> None:
             await conn.list_tools()
             assert asked("tools/list") == 2  # ttlMs 0: never cached
             entries = conn.cache.entries()
-            assert [e.cached.method for e in entries] == ["resources/templates/list"] and entries[0].fresh
+            assert [e.cached.method for e in entries] == ["server/discover", "resources/templates/list"]
+            assert all(e.fresh for e in entries)
             await conn.ping()
             await conn.ping()
             assert asked("server/discover") == 3  # the opening + two pings: a ping always asks
+
+    run(body)
+
+
+def test_a_public_discover_answer_is_reused_per_http_endpoint_and_per_connection() -> None:
+    with demo_http("--era", "modern") as url:
+
+        async def body() -> None:
+            shared = DiscoverCache()
+            reasons: list[str] = []
+            sent: list[list[str]] = []
+            for reuse in (True, True, False):
+                messages: list[WireMessage] = []
+                conn = connect(
+                    StreamableHttpTransport(url), "auto", on_message=messages.append, discover_cache=shared,
+                    reuse_discover=reuse,
+                )  # fmt: skip
+                async with conn:
+                    assert conn.server is not None and conn.server.era is Era.MODERN
+                    reasons.append(conn.server.era_reason)
+                    await conn.discover()  # this connection's own answer, while fresh
+                    await conn.list_tools()
+                sent.append([m.method or "" for m in messages if m.direction is Direction.OUT])
+            assert sent[0][:1] == ["server/discover"] and sent[0].count("server/discover") == 1
+            assert "server/discover" not in sent[1]  # opened from the first connection's answer
+            assert "earlier connection" in reasons[1]
+            assert sent[2][:1] == ["server/discover"]  # reuse_discover=False asks the server
+
+        run(body, timeout=60)
+
+
+def test_over_stdio_the_answer_lives_as_long_as_the_process() -> None:
+    async def body() -> None:
+        for _ in range(2):
+            messages: list[WireMessage] = []
+            async with connect(demo_stdio("modern"), "modern", on_message=messages.append) as conn:
+                await conn.discover()
+                await conn.discover(fresh=True)
+            out = [m.method for m in messages if m.direction is Direction.OUT]
+            assert out.count("server/discover") == 2  # the opening (a new process each time) + the fresh one
 
     run(body)
