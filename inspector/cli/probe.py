@@ -41,6 +41,7 @@ from inspector.client.errors import (
 from inspector.client.handlers import HandlerError, HeadlessHandlers
 from inspector.client.tasks import TaskUpdate, call_tool_as_declared
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
+from inspector.protocol.error_codes import explain_error
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.versions import at_least
 from inspector.schema.synthesize import NO_HINT, Hint, Path, synthesize_arguments
@@ -225,7 +226,7 @@ class _Prober:
         except TimeoutError:
             step.fail(f"no answer within {self.timeout:g} s (--timeout)")
         except RemoteError as exc:
-            step.fail(exc.message, exc.code)
+            step.fail(exc.message, exc.code, explain_error(exc.code, exc.message, exc.data, exc.method or step.method))
         except RequestTimeout as exc:
             step.fail(f"{message_of(exc)} (--timeout {self.timeout:g} s)")
         except CapabilityNotDeclared as exc:

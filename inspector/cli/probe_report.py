@@ -41,6 +41,8 @@ class Step:
     """Seconds."""
     error_code: int | None = None
     error_message: str | None = None
+    error_explanation: str | None = None
+    """What an MCP error code means (-32020/-32021/-32022, resource not found, ...; see protocol.error_codes)."""
     arguments: dict[str, Any] | None = None
     count: int | None = None
     """How many items a list method returned (all pages)."""
@@ -49,10 +51,11 @@ class Step:
     server_requests: list[dict[str, Any]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def fail(self, message: str, code: int | None = None) -> None:
+    def fail(self, message: str, code: int | None = None, explanation: str | None = None) -> None:
         self.outcome = "error"
         self.error_message = message
         self.error_code = code
+        self.error_explanation = explanation
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"method": self.method}
@@ -65,6 +68,8 @@ class Step:
             error: dict[str, Any] = {"message": self.error_message}
             if self.error_code is not None:
                 error["code"] = self.error_code
+            if self.error_explanation is not None:
+                error["explanation"] = self.error_explanation
             out["error"] = error
         if self.arguments is not None:
             out["arguments"] = self.arguments

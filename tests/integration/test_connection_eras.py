@@ -379,3 +379,32 @@ def test_over_stdio_the_answer_lives_as_long_as_the_process() -> None:
             assert out.count("server/discover") == 2  # the opening (a new process each time) + the fresh one
 
     run(body)
+
+
+# ---------------------------------------------------------------------------- the probe in 2026-07-28
+
+
+def test_the_probe_explains_modern_errors_and_sends_header_values_that_need_base64() -> None:
+    import subprocess
+
+    from servers.http_misbehaving import Launched
+
+    server = Launched([sys.executable, str(REPO / "tests" / "servers" / "headers_server.py")], cwd=str(REPO))
+    try:
+        url = server.wait_for_line(r"listening on (http://127\.0\.0\.1:\d+/mcp)")
+        proc = subprocess.run(
+            [sys.executable, "-m", "inspector", "--cli", "--probe", "--format", "json", url],
+            capture_output=True, text=True, timeout=120, cwd=str(REPO), check=False,
+        )  # fmt: skip
+    finally:
+        server.stop()
+    report = json.loads(proc.stdout)
+    assert report["server"]["era"]["chosen"] == "modern", report["server"]
+    steps = {s.get("name"): s for s in report["steps"] if s["method"] == "tools/call"}
+    refused = steps["needs_extension"]["error"]
+    assert refused["code"] == -32021
+    assert "io.example/ext" in refused["explanation"]
+    # route's string argument mirrored into Region: the probe's value needs =?base64?...?= and the server
+    # (the official SDK checks the headers against the body) accepted it
+    assert steps["route"]["outcome"] == "ok", steps["route"]
+    assert steps["route"]["arguments"]["region"] == "probe ✓ value"
