@@ -145,7 +145,7 @@ async def task_needs_input(
 
 
 async def task_cancellable(
-    seconds: Annotated[float, Field(ge=1, le=300, description="How long it counts unless cancelled")] = 30.0,
+    seconds: Annotated[float, Field(ge=1, le=300, description="How long it counts unless cancelled")] = 5.0,
 ) -> CallToolResult:
     """A long job that reports as it counts; cancel it with tasks/cancel. taskSupport required."""
     raise _task_only("task_cancellable")

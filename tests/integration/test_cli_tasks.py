@@ -93,7 +93,7 @@ def test_demo_required_task_tool_both_eras(era: str) -> None:
     assert json.loads(result["content"][0]["text"])["answer"]["action"] == "accept"
 
 
-@pytest.mark.slow  # task_cancellable counts for its default 30 s
+@pytest.mark.slow  # the demo probe runs task_cancellable to its end (5 s by default)
 @pytest.mark.parametrize("era", ["legacy", "modern"])
 def test_demo_probe_notes_the_tasks(era: str) -> None:
     needs_demo_tasks()

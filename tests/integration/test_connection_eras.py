@@ -408,3 +408,42 @@ def test_the_probe_explains_modern_errors_and_sends_header_values_that_need_base
     # (the official SDK checks the headers against the body) accepted it
     assert steps["route"]["outcome"] == "ok", steps["route"]
     assert steps["route"]["arguments"]["region"] == "probe ✓ value"
+
+
+def _cli(*args: str) -> Any:
+    import subprocess
+
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", "--cli", *args],
+        capture_output=True, text=True, timeout=120, cwd=str(REPO), check=False,
+    )  # fmt: skip
+
+
+DEMO_ARGV = [sys.executable, "-m", "inspector.demo"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "server_era", "status", "says"),
+    [
+        (["--protocol-era", "legacy"], "modern", 1, "initialize"),
+        (["--protocol-era", "modern"], "legacy", 1, "server/discover"),
+        (["--protocol-version", "2026-07-28", "--protocol-era", "legacy"], "both", 4, "--protocol-era legacy"),
+        (["--protocol-version", "2099-01-01"], "both", 4, "unknown version"),
+        (["--protocol-era", "sideways"], "both", 4, "sideways"),
+    ],
+)
+def test_cli_era_flags(flags: list[str], server_era: str, status: int, says: str) -> None:
+    proc = _cli(*flags, *DEMO_ARGV, "--era", server_era, "--method", "tools/list")
+    assert proc.returncode == status, proc.stderr
+    assert says in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("server_era", "chosen", "why"), [("legacy", "handshake", "so initialize"),
+                                                            ("both", "modern", "answered server/discover")])  # fmt: skip
+def test_the_probe_report_says_which_era_and_why(server_era: str, chosen: str, why: str) -> None:
+    proc = _cli("--probe", "--format", "json", *DEMO_ARGV, "--era", server_era)
+    report = json.loads(proc.stdout)
+    era = report["server"]["era"]
+    assert (era["chosen"], era["asked"]) == (chosen, "auto")
+    assert why in era["why"]
