@@ -35,10 +35,10 @@ from typing import Any, Final, Protocol
 from inspector.client.errors import CapabilityNotDeclared, ClientError, ConnectionLost, NotConnected, message_of
 from inspector.client.outstanding import Outstanding, ProgressCallback
 from inspector.protocol import session as _session
-from inspector.protocol.salvage import salvage_id
 from inspector.protocol.session import ClientSession, PendingRequest, Timeouts
 from inspector.protocol.wire import Kind, RequestId, WireMessage
 from inspector.transports.base import SendFailed, SessionExpired, TransportError
+from inspector.transports.jsonpeek import peek
 
 __all__ = ["MAX_REINIT_STREAK", "DeliveryFailed", "RenewalHost", "SessionRenewal"]
 
@@ -156,7 +156,7 @@ class SessionRenewal:
         if host.ending:
             return
         old = host.session
-        refused = {rid for raw in event.unsent if (rid := salvage_id(raw)) is not None}
+        refused = {rid for raw in event.unsent for rid in peek(raw).request_ids}
         if event.session_id in self._expired:
             # a late refusal from a session already replaced: that request was not processed either
             for rid in refused:

@@ -439,8 +439,10 @@ def test_cli_era_flags(flags: list[str], server_era: str, status: int, says: str
     assert "Traceback" not in proc.stderr
 
 
-@pytest.mark.parametrize(("server_era", "chosen", "why"), [("legacy", "handshake", "so initialize"),
-                                                            ("both", "modern", "answered server/discover")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("server_era", "chosen", "why"),
+    [("legacy", "handshake", "so initialize"), ("both", "modern", "answered server/discover")],
+)
 def test_the_probe_report_says_which_era_and_why(server_era: str, chosen: str, why: str) -> None:
     proc = _cli("--probe", "--format", "json", *DEMO_ARGV, "--era", server_era)
     report = json.loads(proc.stdout)

@@ -46,7 +46,9 @@ def server() -> Iterator[MisbehavingHttpServer]:
 
 def http_connection(server: MisbehavingHttpServer, events: list[TransportEvent], **kwargs: Any) -> Connection:
     kwargs.setdefault("timeouts", Timeouts(request=20))
-    return Connection(StreamableHttpTransport(server.url()), on_transport_event=events.append, **kwargs)
+    return Connection(
+        StreamableHttpTransport(server.url()), on_transport_event=events.append, **kwargs, protocol_era="legacy"
+    )
 
 
 def text_of(result: dict[str, Any]) -> str:
@@ -171,7 +173,7 @@ def test_a_non_ascii_event_id_is_sent_back_as_utf8(server: MisbehavingHttpServer
 def test_a_header_httpx_cannot_encode_fails_the_connect_with_one_line(server: MisbehavingHttpServer) -> None:
     async def body() -> None:
         transport = StreamableHttpTransport(server.url(), headers={"X-Who": "Jos\xe9"})
-        conn = Connection(transport, timeouts=Timeouts(request=20))
+        conn = Connection(transport, timeouts=Timeouts(request=20), protocol_era="legacy")
         with pytest.raises(ConnectFailed, match=r"^could not start http://127\.0\.0\.1:\d+/mcp: UnicodeEncodeError: "):
             await conn.connect()
         await conn.close()
@@ -192,7 +194,12 @@ def test_a_failing_http_task_ends_the_connection_at_once(server: MisbehavingHttp
     events: list[TransportEvent] = []
 
     async def body() -> None:
-        conn = Connection(BuggyHttpTransport(server.url()), on_transport_event=events.append, timeouts=Timeouts(30))
+        conn = Connection(
+            BuggyHttpTransport(server.url()),
+            on_transport_event=events.append,
+            timeouts=Timeouts(30),
+            protocol_era="legacy",
+        )
         await conn.connect()
         began = time.monotonic()
         with pytest.raises(ConnectionLost) as caught:
@@ -246,7 +253,10 @@ def test_a_send_that_raises_fails_the_connection_and_every_pending_request_at_on
     async def body() -> None:
         inner = stdio("silent")  # tools/call is never answered: only the failure can end it
         conn = Connection(
-            BreakingTransport(inner, fail_at=4, exc=exc), on_transport_event=events.append, timeouts=Timeouts(30)
+            BreakingTransport(inner, fail_at=4, exc=exc),
+            on_transport_event=events.append,
+            timeouts=Timeouts(30),
+            protocol_era="legacy",
         )
         await conn.connect()  # initialize, notifications/initialized
         began = time.monotonic()
@@ -290,7 +300,7 @@ class BreakingRecorder:
 
 def test_a_recorder_that_breaks_fails_the_connection_with_one_line() -> None:
     async def body() -> None:
-        conn = Connection(stdio(), recorder=BreakingRecorder(fail_at=6), timeouts=Timeouts(30))
+        conn = Connection(stdio(), recorder=BreakingRecorder(fail_at=6), timeouts=Timeouts(30), protocol_era="legacy")
         await conn.connect()  # messages 1-3: initialize, its answer, initialized
         assert await conn.ping() == {}  # 4, 5
         began = time.monotonic()
@@ -308,7 +318,7 @@ def test_a_recorder_that_breaks_fails_the_connection_with_one_line() -> None:
 
 def test_a_recorder_that_breaks_on_an_answer_fails_the_pending_request_at_once() -> None:
     async def body() -> None:
-        conn = Connection(stdio(), recorder=BreakingRecorder(fail_at=5), timeouts=Timeouts(30))
+        conn = Connection(stdio(), recorder=BreakingRecorder(fail_at=5), timeouts=Timeouts(30), protocol_era="legacy")
         await conn.connect()  # 1-3
         began = time.monotonic()
         with pytest.raises(ConnectionLost) as caught:  # 4: ping sent; 5: its answer arrives, recording raises
@@ -331,7 +341,9 @@ class UnsendableHandlers(HeadlessHandlers):
 def test_a_handler_result_that_cannot_be_sent_answers_an_error_and_the_session_goes_on() -> None:
     async def body() -> None:
         caps = {"sampling": {}}
-        async with Connection(stdio("undeclared-sampling"), handlers=UnsendableHandlers(), capabilities=caps) as conn:
+        async with Connection(
+            stdio("undeclared-sampling"), handlers=UnsendableHandlers(), capabilities=caps, protocol_era="legacy"
+        ) as conn:
             result = await conn.call_tool("t", {"text": "x"})
             text = text_of(result)
             assert text.startswith("sampling/createMessage answer: error ")

@@ -322,7 +322,11 @@ def test_an_oauth_metadata_bomb_through_a_client_from_make_client(
 )
 def test_through_connection(server: HostileHttpServer, mode: str, limits: Limits, line: str) -> None:
     async def body() -> None:
-        conn = Connection(StreamableHttpTransport(server.url(mode), limits=limits), timeouts=Timeouts(request=WAIT))
+        conn = Connection(
+            StreamableHttpTransport(server.url(mode), limits=limits),
+            timeouts=Timeouts(request=WAIT),
+            protocol_era="legacy",
+        )
         async with conn:
             with pytest.raises(DeliveryFailed) as caught:
                 await conn.list_tools()

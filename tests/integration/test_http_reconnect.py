@@ -158,7 +158,9 @@ def test_nothing_goes_on_after_the_request_timed_out(storm: StormServer) -> None
 
     async def body() -> None:
         transport = StreamableHttpTransport(storm.url())
-        async with Connection(transport, on_transport_event=events.append, timeouts=Timeouts(request=1.0)) as conn:
+        async with Connection(
+            transport, on_transport_event=events.append, timeouts=Timeouts(request=1.0), protocol_era="legacy"
+        ) as conn:
             with pytest.raises(RequestTimeout, match="timed out after 1 s"):
                 await conn.list_tools()
             timed_out.append(time.monotonic())
@@ -176,7 +178,7 @@ def test_nothing_goes_on_after_the_request_timed_out(storm: StormServer) -> None
 def test_cancelling_the_request_stops_its_resumption(storm: StormServer) -> None:
     async def body() -> None:
         transport = StreamableHttpTransport(storm.url())
-        async with Connection(transport, timeouts=Timeouts(request=30)) as conn:
+        async with Connection(transport, timeouts=Timeouts(request=30), protocol_era="legacy") as conn:
             task = asyncio.create_task(conn.request("tools/list"))
             await wait_until(lambda: len(storm.resumes()) >= 1)
             task.cancel()
@@ -198,7 +200,9 @@ def test_the_listening_stream_gives_up_with_one_note() -> None:
 
     async def body(storm: StormServer) -> None:
         transport = StreamableHttpTransport(storm.url(), limits=limits)
-        async with Connection(transport, on_transport_event=events.append, timeouts=Timeouts(request=5)):
+        async with Connection(
+            transport, on_transport_event=events.append, timeouts=Timeouts(request=5), protocol_era="legacy"
+        ):
             await wait_until(lambda: bool(notes()))
             settled = len(storm.hits("GET"))
             await asyncio.sleep(0.5)
@@ -218,7 +222,7 @@ def test_a_request_that_gave_up_fails_in_the_connection() -> None:
 
     async def body(storm: StormServer) -> None:
         transport = StreamableHttpTransport(storm.url(), limits=limits)
-        async with Connection(transport, timeouts=Timeouts(request=10)) as conn:
+        async with Connection(transport, timeouts=Timeouts(request=10), protocol_era="legacy") as conn:
             with pytest.raises(DeliveryFailed, match=r"5 attempts for this request \(limit reconnects_per_request"):
                 await conn.list_tools()
 

@@ -55,7 +55,7 @@ class Events:
 
 def connection(transport: StreamableHttpTransport | LegacySseTransport, events: Events, **kwargs: Any) -> Connection:
     kwargs.setdefault("timeouts", Timeouts(request=15))
-    return Connection(transport, on_transport_event=events, **kwargs)
+    return Connection(transport, on_transport_event=events, **kwargs, protocol_era="legacy")
 
 
 def text_of(result: dict[str, Any]) -> str:
@@ -520,7 +520,9 @@ def test_exchanges_are_recorded_and_linked(server: MisbehavingHttpServer, tmp_pa
 
     async def body() -> None:
         headers = {"Authorization": "Bearer s3cret"}
-        async with Connection(StreamableHttpTransport(server.url(), headers=headers), recorder=recording) as conn:
+        async with Connection(
+            StreamableHttpTransport(server.url(), headers=headers), recorder=recording, protocol_era="legacy"
+        ) as conn:
             await conn.call_tool("echo", {"text": "recorded"})
 
     run(body)

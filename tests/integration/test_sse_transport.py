@@ -61,6 +61,7 @@ def test_demo_over_legacy_sse(demo_sse: Launched) -> None:
             timeouts=Timeouts(request=15),
             on_transport_event=events.append,
             on_notification=lambda n: notes.append(n.method),
+            protocol_era="legacy",
         )
         async with conn:
             assert conn.server is not None and conn.server.server_info["name"] == "inspector-demo"
@@ -89,7 +90,7 @@ def test_fallback_from_streamable_http(demo_sse: Launched) -> None:
 
     async def body() -> None:
         transport = StreamableHttpTransport(url, sse_fallback=True)
-        async with Connection(transport, timeouts=Timeouts(request=15)) as conn:
+        async with Connection(transport, timeouts=Timeouts(request=15), protocol_era="legacy") as conn:
             assert transport.fell_back and transport.describe().endswith("(legacy HTTP+SSE)")
             assert text_of(await conn.call_tool("echo", {"message": "fell back"})) == "fell back"
 
@@ -100,7 +101,7 @@ def test_without_fallback_the_405_is_the_error(demo_sse: Launched) -> None:
     url = demo_sse.wait_for_line(DEMO_URL)
 
     async def body() -> None:
-        conn = Connection(transport_for_target(url, transport="http"))
+        conn = Connection(transport_for_target(url, transport="http"), protocol_era="legacy")
         with pytest.raises(ConnectFailed, match=r"^HTTP 405 Method Not Allowed"):
             await conn.connect()
         await conn.close()
@@ -112,7 +113,7 @@ def test_server_going_away_ends_the_transport(demo_sse: Launched) -> None:
     url = demo_sse.wait_for_line(DEMO_URL)
 
     async def body() -> None:
-        conn = Connection(LegacySseTransport(url), timeouts=Timeouts(request=15))
+        conn = Connection(LegacySseTransport(url), timeouts=Timeouts(request=15), protocol_era="legacy")
         await conn.connect()
         slow = asyncio.ensure_future(conn.call_tool("slow", {"seconds": 30, "steps": 30}))
         await asyncio.sleep(0.3)
@@ -180,7 +181,7 @@ def test_server_everything_sse() -> None:
         async def body() -> None:
             transport = transport_for_target(f"http://127.0.0.1:{port}/sse")
             assert isinstance(transport, LegacySseTransport)
-            async with Connection(transport, timeouts=Timeouts(request=15)) as conn:
+            async with Connection(transport, timeouts=Timeouts(request=15), protocol_era="legacy") as conn:
                 assert "echo" in {t["name"] for t in (await conn.list_tools())["tools"]}
                 assert "hello" in text_of(await conn.call_tool("echo", {"message": "hello"}))
                 assert (await conn.list_prompts())["prompts"]
