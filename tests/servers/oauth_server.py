@@ -31,10 +31,12 @@ import contextlib
 import json
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qsl
 
@@ -52,8 +54,11 @@ from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
 from mcp.server.mcpserver import MCPServer
 from mcp.shared.auth import InvalidRedirectUriError, OAuthClientInformationFull, OAuthToken
 from pydantic import AnyUrl
-from servers.oauth_extensions import ExtensionOptions, Extensions, Problem, form_of
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+if __package__ in (None, ""):  # run as a script (python tests/servers/oauth_server.py): tests/ is not on the path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from servers.oauth_extensions import ExtensionOptions, Extensions, Problem, form_of
 
 READ, ADMIN = "mcp:read", "mcp:admin"
 ALL_SCOPES = [READ, ADMIN]
