@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import itertools
-import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -335,6 +334,7 @@ class Connection:
 
     async def _open_auto(self) -> tuple[Any, str]:
         """server/discover first; initialize when the answer is not a valid modern one or does not come."""
+        probed = len(self.diagnostics)
         try:
             # over HTTP a legacy server answers the POST with a status at once; the time until the answer may
             # be an OAuth flow (401, metadata, registration, consent), which a short timeout would cut
@@ -343,10 +343,19 @@ class Connection:
         except _NotModern as exc:
             if self.closed_event is not None:
                 raise ConnectFailed(self._lost_reason(self.closed_event)) from None
-            self._note(f"server/discover: {exc}; trying initialize (handshake era)")
+            # what the probe found wrong is not the server's fault: its era has no server/discover
+            self.diagnostics[probed:] = [_as_probe_finding(d) for d in self.diagnostics[probed:]]
+            self._note(f"server/discover {exc}; trying initialize (handshake era)")
             self._era = Era.HANDSHAKE
             self.session = self.new_session()
-            result = await self._open(Era.HANDSHAKE)
+            try:
+                result = await self._open(Era.HANDSHAKE)
+            except ConnectFailed as failed:
+                if failed.code in MODERN_ERRORS:  # a 2026-07-28 server after all: what discover got is the news
+                    why = f"server/discover {exc}; initialize, tried next, got a 2026-07-28 error: {message_of(failed)}"
+                else:
+                    why = f"{message_of(failed)} (server/discover before it {exc})"
+                raise ConnectFailed(why, failed.code, failed.data) from failed.__cause__
             return result, f"auto: server/discover {exc}, so initialize"
         if self._from_cache is not None:
             return result, f"auto: {self._from_cache}"
@@ -397,7 +406,8 @@ class Connection:
                     self.session = self.new_session()
                     return await self._open(era, timeout=timeout, fallible=False, retried=True)
             if fallible and exc.code not in MODERN_ERRORS:  # a modern error says: a modern server; no fallback
-                raise _NotModern(f"was refused ({message_of(exc)})") from None
+                what = "was refused" if exc.code is not None else "got an answer that is not a 2026-07-28 one"
+                raise _NotModern(f"{what} ({message_of(exc)})") from None
             await self._abort()
             raise ConnectFailed(_explain_refusal(exc), exc.code, exc.data) from None
         except (RemoteError, InvalidResponse) as exc:
@@ -406,7 +416,8 @@ class Connection:
             await self._abort()
             raise ConnectFailed(message_of(exc)) from None
         except DeliveryFailed as exc:
-            if fallible and not _is_auth_failure(exc):
+            if fallible:  # an HTTP error without a 2026-07-28 error in it (an authorization one too: a legacy
+                # server may let initialize through; the spec: fall back unless the body is a modern error)
                 raise _NotModern(f"could not be delivered ({message_of(exc)})") from None
             await self._abort()
             raise ConnectFailed(message_of(exc)) from exc  # __cause__.error: e.g. HttpAuthError for the OAuth layer
@@ -1107,11 +1118,10 @@ class _NotModern(Exception):
     """auto: the answer to server/discover says the server is not a modern one (the reason is the text)."""
 
 
-def _is_auth_failure(exc: DeliveryFailed) -> bool:
-    """401/403 to server/discover: the server wants a token whatever the era; that is not a legacy sign.
-    (Looked up lazily: a stdio run never imports the HTTP stack, so its errors cannot be HTTP ones.)"""
-    http_common = sys.modules.get("inspector.transports.http_common")
-    return http_common is not None and isinstance(exc.error, http_common.HttpAuthError)
+def _as_probe_finding(d: Diagnostic) -> Diagnostic:
+    """A finding about the answer to auto's server/discover probe, once the server turned out not to be a
+    2026-07-28 one: information, not a violation of its own era."""
+    return replace(d, severity=Severity.INFO, message=f"server/discover (auto's probe): {d.message}")
 
 
 def _supported_modern(data: Any) -> str | None:
