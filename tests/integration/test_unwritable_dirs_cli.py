@@ -81,6 +81,7 @@ def _save_profile(config: Path, wire_log: Path, name: str = "demo via tee") -> P
         name=name,
         stdio=StdioSettings(command="/bin/sh", args=["-c", script, sys.executable], cwd=str(REPO)),
         timeouts=TimeoutSettings(request=60),
+        protocol_era="legacy",  # the handshake's end (notifications/initialized) in the wire log says it is up
     )
     return ProfileStore(config / "profiles.json").create(profile)
 
