@@ -3,27 +3,17 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
+from clikit import run_inspector
 
 from inspector.__main__ import main
 
 
 def run(*args: str, timeout: float = 90, importtime: bool = False) -> subprocess.CompletedProcess[str]:
-    flags = ["-X", "importtime"] if importtime else []
-    proc = subprocess.run(
-        [sys.executable, *flags, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=dict(os.environ),
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
+    return run_inspector(*args, timeout=timeout, python_flags=("-X", "importtime") if importtime else ())
 
 
 def imported(stderr: str) -> set[str]:

@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from typing import Any
 
 import nodetools
 import pytest
+from clikit import run_inspector
 
 pytestmark = pytest.mark.node
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     server = nodetools.require_server_everything("stdio")
-    proc = subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", *args, "--", *server],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=dict(os.environ),
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
+    return run_inspector("--cli", *args, "--", *server, timeout=timeout)
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> Any:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import subprocess
 import sys
@@ -16,6 +15,7 @@ from typing import Any
 
 import nodetools
 import pytest
+from clikit import run_inspector
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
 TOOL = "simulate-research-query"
@@ -23,16 +23,7 @@ STATUS_LINE = re.compile(r"^task [0-9a-f]+: (working|input_required|completed)\b
 
 
 def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=dict(os.environ),
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
+    return run_inspector("--cli", *args, timeout=timeout)
 
 
 def everything(*args: str) -> subprocess.CompletedProcess[str]:

@@ -9,7 +9,6 @@ JSON-RPC ``-32602`` error; no prompts or resources (empty lists).
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from datetime import datetime
@@ -17,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from clikit import run_inspector
 
 pytest.importorskip("mcp_server_time")
 
@@ -24,16 +24,7 @@ TIME = [sys.executable, "-m", "mcp_server_time"]
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", *TIME, *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=dict(os.environ),
-        check=False,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
+    return run_inspector("--cli", *TIME, *args, timeout=timeout)
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from asynckit import run
+from clikit import run_inspector
 from demowire import demo_http
 
 from inspector.client.connection import Connection
@@ -411,12 +412,7 @@ def test_the_probe_explains_modern_errors_and_sends_header_values_that_need_base
 
 
 def _cli(*args: str) -> Any:
-    import subprocess
-
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", *args],
-        capture_output=True, text=True, timeout=120, cwd=str(REPO), check=False,
-    )  # fmt: skip
+    return run_inspector("--cli", *args)
 
 
 DEMO_ARGV = [sys.executable, "-m", "inspector.demo"]
