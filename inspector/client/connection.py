@@ -37,6 +37,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, Final, Protocol
 
+from inspector.client.answering import Answering
 from inspector.client.discover_cache import SHARED as SHARED_DISCOVER
 from inspector.client.discover_cache import DiscoverCache
 from inspector.client.errors import (
@@ -53,11 +54,8 @@ from inspector.client.errors import (
     message_of,
 )
 from inspector.client.handlers import (
-    HandlerError,
     HeadlessHandlers,
-    RequestInfo,
     ServerRequestHandlers,
-    current_request,
 )
 from inspector.client.listen import Subscription, subscription_id
 from inspector.client.outstanding import Outstanding, ProgressCallback
@@ -79,7 +77,6 @@ from inspector.protocol.events import (
 )
 from inspector.protocol.jsonrpc import (
     HEADER_MISMATCH,
-    INTERNAL_ERROR,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
     UNSUPPORTED_PROTOCOL_VERSION,
 )
@@ -216,8 +213,8 @@ class Connection:
         self.stderr_tail: deque[str] = deque(maxlen=50)
         self.server: ServerInfo | None = None
         self.closed_event: TransportClosed | None = None
-        self._handler_tasks: dict[RequestId, asyncio.Task[None]] = {}
-        self._input_tasks: dict[RequestId, asyncio.Task[None]] = {}
+        self.answering = Answering(self)
+        """Answers the server's requests and the input its input_required results ask for."""
         self._streams: dict[RequestId, Callable[[NotificationReceived], None]] = {}
         """Open ``subscriptions/listen`` requests -> who gets the notifications that carry their id."""
         self._resource_listen: Subscription | None = None
@@ -440,8 +437,7 @@ class Connection:
         await asyncio.shield(self._close_task)
 
     async def _close(self) -> None:
-        for task in [*self._handler_tasks.values(), *self._input_tasks.values()]:
-            task.cancel()
+        self.answering.cancel_all()
         for sub in (self.change_listen, self._resource_listen):
             if sub is not None:
                 await sub.close()
@@ -526,9 +522,7 @@ class Connection:
             return await fut
         except asyncio.CancelledError:
             rid = self.outstanding.current_id(rid)
-            task = self._input_tasks.pop(rid, None)
-            if task is not None:
-                task.cancel()
+            self.answering.stop_input(rid)
             if rid in self.session.pending or self.session.waiting_for_input(rid):
                 self.session.cancel(rid, "cancelled by the client")
                 self.outstanding.take(rid)
@@ -783,7 +777,7 @@ class Connection:
                 self._fail_request(ev)
             elif isinstance(ev, InputRequested):
                 self.renewal.answered()
-                self._start_input(ev)
+                self.answering.input(ev)
             elif isinstance(ev, HandshakeCompleted):
                 if self.session.era is Era.HANDSHAKE:
                     self.transport.on_negotiated(ev.protocol_version)
@@ -804,11 +798,9 @@ class Connection:
                 if self.on_notification is not None:
                     self.on_notification(ev)
             elif isinstance(ev, RequestReceived):
-                self._start_handler(ev, wire)
+                self.answering.request(ev, wire)
             elif isinstance(ev, RequestCancelledByServer):
-                task = self._handler_tasks.pop(ev.id, None)
-                if task is not None:
-                    task.cancel()
+                self.answering.withdrawn(ev.id)
 
     def _fail_request(self, ev: RequestFailed) -> None:
         fut, _ = self.outstanding.take(ev.request_id)
@@ -836,8 +828,7 @@ class Connection:
             self._fail_request(failed)
         self._fail_all(ConnectionLost(reason, event))
         self.renewal.stop(ConnectionLost(reason, event))
-        for task in [*self._handler_tasks.values(), *self._input_tasks.values()]:
-            task.cancel()
+        self.answering.cancel_all()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -869,8 +860,7 @@ class Connection:
         return unsent
 
     def drop_server_requests(self) -> None:
-        for task in [*self._handler_tasks.values(), *self._input_tasks.values()]:
-            task.cancel()
+        self.answering.cancel_all()
 
     def spawn(self, coro: Coroutine[Any, Any, None], what: str) -> asyncio.Task[None]:
         return self._spawn(coro, what)
@@ -892,98 +882,6 @@ class Connection:
     def _note(self, message: str) -> None:
         """A line in the traffic log from the connection itself (recorded and passed on like a transport's)."""
         self._on_transport_event(TransportNote(message))
-
-    # ------------------------------------------------------------------ server requests
-
-    def _start_handler(self, ev: RequestReceived, wire: WireMessage | None = None) -> None:
-        assert self._loop is not None
-        diagnostics = tuple(wire.diagnostics) if wire is not None else ev.diagnostics
-        info = RequestInfo(ev.id, ev.method, ev.wire_method, diagnostics)
-        task = self._spawn(self._run_handler(ev, info), f"answering the server's {ev.wire_method} request")
-        self._handler_tasks[ev.id] = task
-
-    async def _call_handler(self, method: str, wire_method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The handler of ``method`` (a server request, or an input request of a multi-round-trip request)."""
-        if method == "sampling/createMessage":
-            return await self.handlers.create_message(params)
-        if method == "elicitation/create":
-            return await self.handlers.elicit(params)
-        if method == "roots/list":
-            return await self.handlers.list_roots(params)
-        raise HandlerError(-32601, f"Method not found: {wire_method}")
-
-    async def _run_handler(self, ev: RequestReceived, info: RequestInfo | None = None) -> None:
-        params = ev.params or {}
-        current_request.set(info or RequestInfo(ev.id, ev.method, ev.wire_method, ev.diagnostics))
-        try:
-            result = await self._call_handler(ev.method, ev.wire_method, params)
-        except asyncio.CancelledError:
-            self._handler_tasks.pop(ev.id, None)
-            return
-        except HandlerError as exc:
-            self._answer(ev.id, error=(exc.code, exc.message, exc.data))
-            return
-        except Exception as exc:  # a broken handler answers the server, never kills the session
-            self._answer(ev.id, error=(INTERNAL_ERROR, f"client handler failed: {describe_exception(exc)}", None))
-            return
-        try:
-            self._answer(ev.id, result=result)
-        except (TypeError, ValueError) as exc:  # a result that cannot be sent (not JSON): the server hears why
-            self._answer(ev.id, error=(INTERNAL_ERROR, f"client handler failed: {describe_exception(exc)}", None))
-
-    # ------------------------------------------------------------------ multi-round-trip requests
-
-    def _start_input(self, ev: InputRequested) -> None:
-        what = f"answering the input {ev.method} needs (round {ev.round})"
-        self._input_tasks[ev.request_id] = self._spawn(self._answer_input(ev), what)
-
-    async def _answer_input(self, ev: InputRequested) -> None:
-        """Answer each input request through the handlers, then send the next round (a new id)."""
-        responses: dict[str, Any] = {}
-        try:
-            for call in ev.calls:
-                current_request.set(
-                    RequestInfo(ev.request_id, call.method, call.method, ev.diagnostics, call.key, ev.method)
-                )
-                try:
-                    responses[call.key] = await self._call_handler(call.method, call.method, call.params)
-                except HandlerError as exc:
-                    self._note(f"{ev.method}: input {call.key!r} ({call.method}) not answered: {exc.message}")
-                except Exception as exc:  # a broken handler leaves the input out; the server decides
-                    self._note(f"{ev.method}: input {call.key!r} ({call.method}) failed: {describe_exception(exc)}")
-        except asyncio.CancelledError:
-            self._input_tasks.pop(ev.request_id, None)
-            return
-        self._input_tasks.pop(ev.request_id, None)
-        if not self.session.waiting_for_input(ev.request_id) or self.closed_event is not None:
-            return  # cancelled meanwhile, or the connection is gone
-        if ev.request_id not in self.outstanding:
-            self.session.cancel(ev.request_id)  # nobody waits for it any more
-            return
-        try:
-            rid = self.session.retry_with_input(ev.request_id, responses)
-        except (TypeError, ValueError) as exc:  # an answer that cannot be sent (not JSON)
-            self.session.cancel(ev.request_id)
-            why = f"{ev.method}: an input answer cannot be sent: {describe_exception(exc)}"
-            self.outstanding.fail(ev.request_id, InvalidResponse(why))
-            return
-        except _session.LocalProtocolError as exc:
-            self.outstanding.fail(ev.request_id, NotConnected(message_of(exc)))
-            return
-        self.outstanding.move(ev.request_id, rid)
-        self._pump()
-
-    def _answer(
-        self, rid: RequestId, *, result: dict[str, Any] | None = None, error: tuple[int, str, Any] | None = None
-    ) -> None:
-        self._handler_tasks.pop(rid, None)
-        if not self.session.is_answerable(rid) or self.closed_event is not None:
-            return
-        if error is not None:
-            self.session.respond_error(rid, *error)
-        else:
-            self.session.respond(rid, result or {})
-        self._pump()
 
     # ------------------------------------------------------------------ outbound and time
 
