@@ -57,11 +57,10 @@ from inspector.client.handlers import (
     HeadlessHandlers,
     ServerRequestHandlers,
 )
-from inspector.client.listen import Subscription, subscription_id
+from inspector.client.listen import Listening, Subscription, subscription_id
 from inspector.client.outstanding import Outstanding, ProgressCallback
 from inspector.client.renewal import DeliveryFailed, SessionRenewal
 from inspector.protocol import session as _session
-from inspector.protocol.capabilities import has_capability
 from inspector.protocol.diagnostics import Diagnostic, Severity
 from inspector.protocol.events import (
     HandshakeCompleted,
@@ -217,16 +216,13 @@ class Connection:
         """Answers the server's requests and the input its input_required results ask for."""
         self._streams: dict[RequestId, Callable[[NotificationReceived], None]] = {}
         """Open ``subscriptions/listen`` requests -> who gets the notifications that carry their id."""
-        self._resource_listen: Subscription | None = None
+        self.listening = Listening(self)
         self.reuse_discover = reuse_discover
         self.discover_cache = discover_cache if discover_cache is not None else SHARED_DISCOVER
         self._from_cache: str | None = None
         self.cache = ResultCache()
         """2026-07-28 results kept while their ``ttlMs`` says they are fresh (see :meth:`request`)."""
         self.listen_for_changes = listen_for_changes
-        self.change_listen: Subscription | None = None
-        """The stream ``listen_for_changes`` opened (None: none)."""
-        self._resource_uris: list[str] = []
         self._sendq: deque[WireMessage] = deque()
         self._writer: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -273,23 +269,8 @@ class Connection:
             time.monotonic() - t0, s.era, reason,
         )  # fmt: skip
         if self.listen_for_changes and s.era is Era.MODERN:
-            await self._listen_for_changes()
+            await self.listening.for_changes()
         return self.server
-
-    async def _listen_for_changes(self) -> None:
-        caps = self.session.server_capabilities
-        wanted = {
-            key: True
-            for cap, key in (("tools", "toolsListChanged"), ("prompts", "promptsListChanged"),
-                             ("resources", "resourcesListChanged"))
-            if has_capability(caps, f"{cap}.listChanged")
-        }  # fmt: skip
-        if not wanted:
-            return
-        try:
-            self.change_listen = await self.listen(wanted)
-        except ClientError as exc:  # the session works without it; say why the lists will not refresh
-            self._note(f"subscriptions/listen for list changes failed: {message_of(exc)}")
 
     def _cached_discover(self, era: Era) -> dict[str, Any] | None:
         """A fresh public server/discover answer of this HTTP endpoint from an earlier connection, opened from
@@ -438,9 +419,7 @@ class Connection:
 
     async def _close(self) -> None:
         self.answering.cancel_all()
-        for sub in (self.change_listen, self._resource_listen):
-            if sub is not None:
-                await sub.close()
+        await self.listening.close()
         self.renewal.stop(NotConnected("connection closed"))
         if self._timer is not None:
             self._timer.cancel()
@@ -604,23 +583,16 @@ class Connection:
 
     async def subscribe_resource(self, uri: str) -> Any:
         """``resources/subscribe``; in 2026-07-28 the URI joins the connection's listen stream for resource
-        updates (opened again with the new set; a URI the server does not acknowledge fails here)."""
+        updates (see :class:`inspector.client.listen.Listening`)."""
         if self.session.era is not Era.MODERN:
             return await self.request("resources/subscribe", {"uri": uri})
-        if uri not in self._resource_uris:
-            await self._relisten_resources([*self._resource_uris, uri])
-        sub = self._resource_listen
-        if sub is not None and uri in sub.refused.get("resourceSubscriptions", []):
-            raise RemoteError(
-                None, f"the server did not acknowledge a subscription to {uri}", method="subscriptions/listen"
-            )
+        await self.listening.subscribe(uri)
         return {}
 
     async def unsubscribe_resource(self, uri: str) -> Any:
         if self.session.era is not Era.MODERN:
             return await self.request("resources/unsubscribe", {"uri": uri})
-        if uri in self._resource_uris:
-            await self._relisten_resources([u for u in self._resource_uris if u != uri])
+        await self.listening.unsubscribe(uri)
         return {}
 
     async def listen(
@@ -629,19 +601,12 @@ class Connection:
         on_notification: Callable[[NotificationReceived], None] | None = None,
     ) -> Subscription:
         """2026-07-28: open a ``subscriptions/listen`` stream (see :mod:`inspector.client.listen`)."""
-        if self.session.era is not Era.MODERN:
-            raise NotConnected("subscriptions/listen exists in 2026-07-28 only (this session is in the handshake era)")
-        sub = Subscription(self, notifications, on_notification)
-        await sub.open()
-        return sub
+        return await self.listening.open(notifications, on_notification)
 
-    async def _relisten_resources(self, uris: list[str]) -> None:
-        old, self._resource_listen = self._resource_listen, None
-        self._resource_uris = uris
-        if old is not None:
-            await old.close()
-        if uris:
-            self._resource_listen = await self.listen({"resourceSubscriptions": list(uris)})
+    @property
+    def change_listen(self) -> Subscription | None:
+        """The stream ``listen_for_changes`` opened (None: none)."""
+        return self.listening.changes
 
     def start_stream(
         self,

@@ -20,18 +20,20 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from inspector.client.errors import ClientError, message_of
+from inspector.client.errors import ClientError, NotConnected, RemoteError, message_of
+from inspector.protocol.capabilities import has_capability
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
 from inspector.protocol.envelope import SUBSCRIPTION_ID_KEY, meta_of
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.session import Timeouts
+from inspector.protocol.versions import Era
 from inspector.protocol.wire import RequestId
 from inspector.transports.reconnect import ReconnectWindow, backoff_delay
 
 if TYPE_CHECKING:
     from inspector.client.connection import Connection
 
-__all__ = ["ACK_METHOD", "FILTER_KEYS", "Subscription", "compare_filters"]
+__all__ = ["ACK_METHOD", "FILTER_KEYS", "Listening", "Subscription", "compare_filters"]
 
 ACK_METHOD: Final = "notifications/subscriptions/acknowledged"
 FILTER_KEYS: Final = ("toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions")
@@ -171,6 +173,67 @@ class Subscription:
             self._acked = asyncio.get_running_loop().create_future()
             future = self._start()
             self.reopened += 1
+
+
+class Listening:
+    """A connection's listen streams: the one for the list changes the server declares (``listen_for_changes``)
+    and the one for resource subscriptions (``resources/subscribe`` in 2026-07-28: opened again, with the new
+    set of URIs, at each change; a URI the server does not acknowledge fails its subscribe)."""
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self.changes: Subscription | None = None
+        self._resources: Subscription | None = None
+        self._uris: list[str] = []
+
+    async def open(
+        self, notifications: Mapping[str, Any], on_notification: Callable[[NotificationReceived], None] | None = None
+    ) -> Subscription:
+        if self.conn.session.era is not Era.MODERN:
+            raise NotConnected("subscriptions/listen exists in 2026-07-28 only (this session is in the handshake era)")
+        sub = Subscription(self.conn, notifications, on_notification)
+        await sub.open()
+        return sub
+
+    async def for_changes(self) -> None:
+        caps = self.conn.session.server_capabilities
+        wanted = {
+            key: True
+            for cap, key in (("tools", "toolsListChanged"), ("prompts", "promptsListChanged"),
+                             ("resources", "resourcesListChanged"))
+            if has_capability(caps, f"{cap}.listChanged")
+        }  # fmt: skip
+        if not wanted:
+            return
+        try:
+            self.changes = await self.open(wanted)
+        except ClientError as exc:  # the session works without it; say why the lists will not refresh
+            self.conn.note(f"subscriptions/listen for list changes failed: {message_of(exc)}")
+
+    async def subscribe(self, uri: str) -> None:
+        if uri not in self._uris:
+            await self._relisten([*self._uris, uri])
+        sub = self._resources
+        if sub is not None and uri in sub.refused.get("resourceSubscriptions", []):
+            why = f"the server did not acknowledge a subscription to {uri}"
+            raise RemoteError(None, why, method="subscriptions/listen")
+
+    async def unsubscribe(self, uri: str) -> None:
+        if uri in self._uris:
+            await self._relisten([u for u in self._uris if u != uri])
+
+    async def close(self) -> None:
+        for sub in (self.changes, self._resources):
+            if sub is not None:
+                await sub.close()
+
+    async def _relisten(self, uris: list[str]) -> None:
+        old, self._resources = self._resources, None
+        self._uris = uris
+        if old is not None:
+            await old.close()
+        if uris:
+            self._resources = await self.open({"resourceSubscriptions": list(uris)})
 
 
 def subscription_id(ev: NotificationReceived) -> Any:
