@@ -12,11 +12,26 @@ view's) see what is committed.
 
 Reading is plain Python for the CLI and the GUI log: ``count``, ``rows`` (offset paging),
 ``rows_after`` (keyset paging, for tailing), ``get``, ``search``, ``find_response`` /
-``find_request``, ``exchanges_for``, ``methods`` and ``export_jsonl``, all taking an optional
-``RecordFilter``.
+``find_request``, ``exchanges_for``, ``logical_request`` / ``logical_request_for_id`` / ``round_of``,
+``methods`` and ``export_jsonl``, all taking an optional ``RecordFilter``.
 
 HTTP exchanges (``HttpExchange`` events) are rows of kind ``"http"`` holding a JSON summary, linked to
 the JSON-RPC ids they carried; the first one upgrades the file to schema version 2.
+
+Multi-round-trip requests (2026-07-28): a request answered ``resultType: "input_required"`` is retried under
+a new id, so one logical request is several JSON-RPC requests. ``record_message`` stores, for each later
+round's request (``WireMessage.origin`` set, ``round`` 2, 3, ...), the id of the first round and the round's
+number, in the batch that holds the request itself; the first one upgrades the file to schema version 3.
+Reading them back, for any row of such a request (any round's request, or the response to any round):
+
+* ``logical_request(seq)`` -> ``LogicalRequest``: the origin id, the method and the ``RequestRound`` s in
+  order (round number, request seq and id, response seq when recorded); ``final_response_seq`` is the last
+  round's answer. A request answered in one round is a ``LogicalRequest`` of one round; rows that are not a
+  request or a response, and responses whose request is not recorded, give ``None``.
+* ``logical_request_for_id(request_id)``: the same from a JSON-RPC id of any round (the latest "out" request
+  with that id).
+* ``round_of(seq)`` -> the round number (1, 2, ...) when the row belongs to a multi-round request, else
+  ``None`` (also for requests answered in one round and for every row of a version 1 or 2 file).
 
 The file format (tables, indexes, ``meta`` keys) and the design of the indexes and of text search
 (which terms use the full-text index, which use ``LIKE``) are described in
@@ -40,13 +55,20 @@ from types import TracebackType
 from typing import Final, Self
 
 from inspector.protocol.diagnostics import Diagnostic
-from inspector.protocol.wire import Direction, Kind, WireMessage
+from inspector.protocol.wire import Direction, Kind, RequestId, WireMessage
 from inspector.store.paths import UnwritableDirectory, ensure_directory, recordings_dir
-from inspector.store.recording_query import RecordFilter, RecordQuery, RecordRow
+from inspector.store.recording_query import (
+    LogicalRequest,
+    RecordFilter,
+    RecordQuery,
+    RecordRow,
+    RequestRound,
+)
 from inspector.store.recording_schema import (
     BASE_VERSION,
     FTS_MAX_BYTES,
     HTTP_VERSION,
+    ROUNDS_VERSION,
     SCHEMA_VERSION,
     Row,
     encode_id,
@@ -69,11 +91,13 @@ __all__ = [
     "FTS_MAX_BYTES",
     "MEMORY_ONLY",
     "SCHEMA_VERSION",
+    "LogicalRequest",
     "RecordFilter",
     "RecordRow",
     "Recording",
     "RecordingError",
     "Redactor",
+    "RequestRound",
     "fts5_available",
 ]
 
@@ -145,10 +169,13 @@ class Recording:
         self._buffer: list[Row] = []
         self._links: list[tuple[int, str, str]] = []
         """(http row seq, id text, id type) for the buffered HTTP rows."""
+        self._rounds: list[tuple[int, str, str, int]] = []
+        """(request row seq, origin id text, origin id type, round) for the buffered later-round requests."""
         self._meta_updates: dict[str, str] = {}
         """``meta`` keys to write with the next batch."""
         self._http_pending = False
-        self._upgrade_sent = False
+        self._upgrade_sent = 0
+        """The highest schema version a batch handed to the writer upgrades the file to (0: none)."""
         self._version = BASE_VERSION
         self._buffer_bytes = 0
         self._last_flush = time.monotonic()
@@ -274,7 +301,9 @@ class Recording:
             raise RecordingError(f"{self._path} has a full-text index but this SQLite lacks FTS5; open it read-only")
         self._fts_write = has_fts and not self._readonly
         self._fts_search = has_fts and use_fts is not False and fts5_available()
-        self._query = RecordQuery(conn, fts=self._fts_search, links="http_links" in tables)
+        self._query = RecordQuery(
+            conn, fts=self._fts_search, links="http_links" in tables, rounds="request_rounds" in tables
+        )
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute("PRAGMA cache_size = -16000")
         self._next_seq = self._query.last_seq() + 1
@@ -383,6 +412,8 @@ class Recording:
         diagnostics = msg.diagnostics
         # ``_value_`` is the plain attribute behind ``.value`` (a descriptor): this is the hot path.
         method = msg.method
+        if msg.origin is not None:
+            self._record_round(msg.origin, msg.round)
         self._append(
             msg.direction._value_,
             msg.kind._value_,
@@ -394,6 +425,17 @@ class Recording:
             1 if msg.forced else 0,
             msg.latency,
         )
+
+    def _record_round(self, origin: object, round_: int) -> None:
+        """Note that the message about to be appended is round ``round_`` of the request first sent as ``origin``."""
+        if self._readonly or self._closed:
+            self._check_writable()
+        text, id_type = encode_id(origin)
+        if text is None or id_type is None:
+            return
+        if not text.isascii():
+            text = _storable(text)
+        self._rounds.append((self._next_seq, text, id_type, int(round_)))
 
     def record_transport(self, event: TransportEvent) -> None:
         """Store a stderr line, a transport note / closure / failure, or an HTTP exchange; raw data events are
@@ -479,20 +521,22 @@ class Recording:
             raise RecordingError(f"could not write to {self._path}: {writer.error or 'the writer stopped'}")
         if writer.error is not None:
             raise RecordingError(f"could not write to {self._path}: {writer.error}")
-        if self._upgrade_sent and self._version < HTTP_VERSION and writer.committed_seq == self.last_seq:
-            self._version = HTTP_VERSION
+        if self._upgrade_sent > self._version and writer.committed_seq == self.last_seq:
+            self._version = self._upgrade_sent
             self._query.links = True
+            self._query.rounds = self._version >= ROUNDS_VERSION
 
     def _hand_off(self) -> None:
         self._last_flush = time.monotonic()
         if self._writer is None or not (self._buffer or self._meta_updates):
             return
-        upgrade = self._http_pending and not self._upgrade_sent and self._version < HTTP_VERSION
-        batch = Batch(self._buffer, self._links, self._meta_updates, upgrade)
-        self._buffer, self._links, self._meta_updates = [], [], {}
+        needed = ROUNDS_VERSION if self._rounds else HTTP_VERSION if self._http_pending else 0
+        upgrade = needed if needed > max(self._version, self._upgrade_sent) else 0
+        batch = Batch(self._buffer, self._links, self._meta_updates, upgrade, self._rounds)
+        self._buffer, self._links, self._meta_updates, self._rounds = [], [], {}, []
         self._buffer_bytes = 0
         self._http_pending = False
-        self._upgrade_sent = self._upgrade_sent or upgrade
+        self._upgrade_sent = max(self._upgrade_sent, upgrade)
         self._writer.submit(batch)
 
     def close(self) -> None:
@@ -543,8 +587,12 @@ class Recording:
         if self._writer is not None:
             self.flush()
         elif self._readonly:
-            # Another process may still be recording into this file.
+            # Another process may still be recording into this file (and may have upgraded it).
             self._next_seq = self._query.last_seq() + 1
+            if not (self._query.links and self._query.rounds):
+                tables = table_names(self._conn)
+                self._query.links = "http_links" in tables
+                self._query.rounds = "request_rounds" in tables
 
     def count(self, filter: RecordFilter | None = None) -> int:
         """How many rows match (instant for filters without text)."""
@@ -594,6 +642,24 @@ class Recording:
         """For a message row: the seqs of the HTTP exchanges that carried it (or its request / response)."""
         self._sync()
         return self._query.exchanges_for(seq)
+
+    def logical_request(self, seq: int) -> LogicalRequest | None:
+        """For a request row or a response / error row: the logical request it belongs to, with every round of
+        a multi-round-trip request in order and each round's response (one round for any other request).
+        ``None`` for rows that are neither, and for a response whose request is not recorded."""
+        self._sync()
+        return self._query.logical_request(seq)
+
+    def logical_request_for_id(self, request_id: RequestId) -> LogicalRequest | None:
+        """:meth:`logical_request` of the latest "out" request with this JSON-RPC id (the id of any round)."""
+        self._sync()
+        return self._query.logical_request_for_id(request_id)
+
+    def round_of(self, seq: int) -> int | None:
+        """For a request or response row of a multi-round-trip request: its round (1 for the first request and
+        its ``input_required`` answer, 2, 3, ... for the retries and theirs); ``None`` for everything else."""
+        self._sync()
+        return self._query.round_of(seq)
 
     def methods(self, filter: RecordFilter | None = None) -> list[str]:
         """The distinct methods among rows matching the filter's kinds/directions (text ignored)."""

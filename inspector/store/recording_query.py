@@ -3,6 +3,12 @@
 Package-internal: the public names live in :mod:`inspector.store.recording`. The schema and the
 design of the indexes (which this module relies on) are described in
 :mod:`inspector.store.recording_schema`.
+
+Multi-round-trip requests (schema version 3, ``request_rounds``): :meth:`RecordQuery.logical_request` turns
+any row of one (a round's request, or the response to a round) into a :class:`LogicalRequest` (its
+:class:`RequestRound` s in order, each with its response), :meth:`RecordQuery.logical_request_for_id` does
+the same from a JSON-RPC id, and :meth:`RecordQuery.round_of` tells a row's round (``None`` outside
+multi-round requests). Files without the table answer as if every request took one round.
 """
 
 from __future__ import annotations
@@ -18,9 +24,9 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.protocol.wire import Direction, Kind, RequestId
-from inspector.store.recording_schema import COLUMNS, FTS_MAX_BYTES
+from inspector.store.recording_schema import COLUMNS, FTS_MAX_BYTES, encode_id
 
-__all__ = ["RecordFilter", "RecordQuery", "RecordRow"]
+__all__ = ["LogicalRequest", "RecordFilter", "RecordQuery", "RecordRow", "RequestRound"]
 
 _INDEX_COST: Final = 2
 """Reading and sorting one index entry costs about this many table rows walked in seq order."""
@@ -29,6 +35,19 @@ _EXPORT_CHUNK: Final = 500
 _RESPONSE_KINDS: Final = (Kind.RESPONSE.value, Kind.ERROR.value, Kind.INVALID.value)
 _MESSAGE_KINDS: Final = frozenset(k.value for k in Kind if k not in (Kind.STDERR, Kind.TRANSPORT))
 _LIKE: Final = "CAST(raw AS TEXT) LIKE ? ESCAPE '\\'"
+
+_OUT_REQUEST: Final = (Direction.OUT.value, Kind.REQUEST.value)
+_LATEST_OUT_REQUEST: Final = (
+    "SELECT max(seq) FROM messages WHERE msg_id = ? AND id_type IS ? AND direction = ? AND kind = ? AND seq < ?"
+)
+_NEXT_OUT_REQUEST: Final = (
+    "SELECT min(seq) FROM messages WHERE msg_id = ? AND id_type IS ? AND direction = ? AND kind = ? AND seq > ?"
+)
+_LATER_ROUNDS: Final = (
+    "SELECT r.seq, r.round, m.msg_id, m.id_type FROM request_rounds AS r JOIN messages AS m ON m.seq = r.seq "
+    "WHERE r.origin_id = ? AND r.origin_type = ? AND r.seq > ? AND r.seq < ? ORDER BY r.seq"
+)
+"""The later rounds naming an origin, between its first round and the next request reusing its id."""
 
 
 @dataclass(slots=True)
@@ -83,6 +102,49 @@ class RecordRow:
     @property
     def time(self) -> datetime:
         return datetime.fromtimestamp(self.wall, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestRound:
+    """One JSON-RPC request of a logical request, and its answer."""
+
+    round: int
+    """1 for the request first sent, 2, 3, ... for the retries that carry ``inputResponses``."""
+    request_seq: int
+    request_id: RequestId | None
+    """The round's own JSON-RPC id (every round has a new one; round 1's is the logical request's origin)."""
+    response_seq: int | None
+    """The response / error row answering this round, when recorded (an ``input_required`` result for every
+    round but the last)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogicalRequest:
+    """A request as the user made it: one round, or every round of a multi-round-trip request (2026-07-28)."""
+
+    origin: RequestId | None
+    """The JSON-RPC id of the first round (the one the later rounds name)."""
+    method: str | None
+    rounds: tuple[RequestRound, ...]
+    """In the order sent. Round 1 is missing only when the file lacks the first request."""
+
+    @property
+    def multi_round(self) -> bool:
+        """Whether the request took more than one round (a retry was recorded)."""
+        return any(r.round > 1 for r in self.rounds)
+
+    @property
+    def final_response_seq(self) -> int | None:
+        """The answer to the last round recorded (the final result once the request is complete)."""
+        return self.rounds[-1].response_seq if self.rounds else None
+
+    @property
+    def request_seqs(self) -> tuple[int, ...]:
+        return tuple(r.request_seq for r in self.rounds)
+
+    def round_for_seq(self, seq: int) -> RequestRound | None:
+        """The round whose request or response is row ``seq``."""
+        return next((r for r in self.rounds if seq in (r.request_seq, r.response_seq)), None)
 
 
 def _texts(values: Collection[str]) -> list[str]:
@@ -153,11 +215,13 @@ class RecordQuery:
     number of rows in the file (the last seq).
     """
 
-    def __init__(self, conn: sqlite3.Connection, *, fts: bool, links: bool = False) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, fts: bool, links: bool = False, rounds: bool = False) -> None:
         self._conn = conn
         self._fts = fts
         self.links = links
         """Whether the file has the ``http_links`` table (schema version 2)."""
+        self.rounds = rounds
+        """Whether the file has the ``request_rounds`` table (schema version 3)."""
 
     # -- the reads ----------------------------------------------------------------------------
 
@@ -258,6 +322,58 @@ class RecordQuery:
         )
         return [r[0] for r in rows]
 
+    def logical_request(self, seq: int) -> LogicalRequest | None:
+        """The logical request that row ``seq`` (a request, or a response / error to one) belongs to."""
+        found = self._request_of(seq)
+        if found is None:
+            return None
+        request_seq, direction, method, msg_id, id_type = found
+        group = self._round_group(request_seq, direction, msg_id, id_type)
+        if group is None:
+            rid = _decode_id(msg_id, id_type)
+            return LogicalRequest(rid, method, (RequestRound(1, request_seq, rid, self.find_response(request_seq)),))
+        origin_text, origin_type, first, later = group
+        members: list[tuple[int, int, str | None, str | None]] = []
+        if first is not None:
+            members.append((first, 1, origin_text, origin_type))
+        members.extend(later)
+        if first is not None and first != request_seq:
+            method = self._conn.execute("SELECT method FROM messages WHERE seq = ?", (first,)).fetchone()[0]
+        rounds = tuple(
+            RequestRound(number, member, _decode_id(text, kind), self.find_response(member))
+            for member, number, text, kind in members
+        )
+        return LogicalRequest(_decode_id(origin_text, origin_type), method, rounds)
+
+    def logical_request_for_id(self, request_id: RequestId) -> LogicalRequest | None:
+        """:meth:`logical_request` of the latest "out" request with JSON-RPC id ``request_id``."""
+        msg_id, id_type = encode_id(request_id)
+        if msg_id is None or id_type is None:
+            return None
+        latest = self._latest_out_request(msg_id, id_type, 1 << 62)
+        return None if latest is None else self.logical_request(latest)
+
+    def round_of(self, seq: int) -> int | None:
+        """The round of row ``seq`` when it is a request or response of a multi-round-trip request, else None."""
+        if not self.rounds:
+            return None
+        found = self._request_of(seq)
+        if found is None:
+            return None
+        request_seq, direction, _method, msg_id, id_type = found
+        if direction != Direction.OUT.value:
+            return None
+        row = self._conn.execute("SELECT round FROM request_rounds WHERE seq = ?", (request_seq,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        if msg_id is None or id_type is None:
+            return None
+        later = self._conn.execute(
+            "SELECT 1 FROM request_rounds WHERE origin_id = ? AND origin_type = ? AND seq > ? AND seq < ? LIMIT 1",
+            (msg_id, id_type, request_seq, self._next_out_request(msg_id, id_type, request_seq)),
+        ).fetchone()
+        return 1 if later is not None else None
+
     def methods(self, f: RecordFilter) -> list[str]:
         where, params = self._summary_where(f)
         sql = f"SELECT DISTINCT method FROM counts WHERE {where} AND method != '' ORDER BY method"
@@ -284,6 +400,61 @@ class RecordQuery:
         return int(self._conn.execute(f"SELECT coalesce(sum(n), 0) FROM counts WHERE {where}", params).fetchone()[0])
 
     # -- query building -----------------------------------------------------------------------
+
+    def _request_of(self, seq: int) -> tuple[int, str, str | None, str | None, str | None] | None:
+        """Seq, direction, method, id text and id type of row ``seq`` when it is a request, or of the request
+        it answers when it is a response / error (None for other rows and for unpaired responses)."""
+        found = self._conn.execute(
+            "SELECT kind, direction, method, msg_id, id_type FROM messages WHERE seq = ?", (seq,)
+        ).fetchone()
+        if found is None:
+            return None
+        kind, direction, method, msg_id, id_type = found
+        if kind in _RESPONSE_KINDS:
+            request = self.find_request(seq)
+            if request is None:
+                return None
+            return self._request_of(request)
+        if kind != Kind.REQUEST.value:
+            return None
+        return seq, direction, method, msg_id, id_type
+
+    def _latest_out_request(self, msg_id: str, id_type: str, before: int) -> int | None:
+        """The seq of the latest "out" request with this id before row ``before``."""
+        row = self._conn.execute(_LATEST_OUT_REQUEST, (msg_id, id_type, *_OUT_REQUEST, before)).fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def _next_out_request(self, msg_id: str, id_type: str, after: int) -> int:
+        """The seq of the next "out" request after row ``after`` that reuses this id (a bound past the end when
+        none does): a logical request first sent with that id ends before it at the latest."""
+        row = self._conn.execute(_NEXT_OUT_REQUEST, (msg_id, id_type, *_OUT_REQUEST, after)).fetchone()
+        return 1 << 62 if row[0] is None else int(row[0])
+
+    def _round_group(
+        self, request_seq: int, direction: str, msg_id: str | None, id_type: str | None
+    ) -> tuple[str, str, int | None, list[tuple[int, int, str | None, str | None]]] | None:
+        """For an "out" request of a multi-round-trip request: the origin's id text and type, the seq of the first
+        round (None when not recorded) and the later rounds in order (seq, round, id text, id type). None when
+        the request took one round, and always when the file has no ``request_rounds``."""
+        if not self.rounds or direction != Direction.OUT.value:
+            return None
+        own = self._conn.execute("SELECT origin_id, origin_type FROM request_rounds WHERE seq = ?", (request_seq,))
+        origin = own.fetchone()
+        first: int | None
+        if origin is not None:
+            origin_text, origin_type = str(origin[0]), str(origin[1])
+            first = self._latest_out_request(origin_text, origin_type, request_seq)
+        elif msg_id is None or id_type is None:
+            return None
+        else:
+            origin_text, origin_type, first = msg_id, id_type, request_seq
+        start = first or 0
+        end = self._next_out_request(origin_text, origin_type, start)
+        later = [
+            (int(r[0]), int(r[1]), r[2], r[3])
+            for r in self._conn.execute(_LATER_ROUNDS, (origin_text, origin_type, start, end))
+        ]
+        return (origin_text, origin_type, first, later) if later else None
 
     def _id_of(self, seq: int, kinds: Collection[str]) -> tuple[str, str, str | None] | None:
         """Direction, id text and id type of row ``seq`` when it is one of ``kinds`` and has an id."""

@@ -2,7 +2,7 @@
 
 Package-internal: the public names live in :mod:`inspector.store.recording`.
 
-Schema (version 2, also in ``PRAGMA user_version``)::
+Schema (version 3, also in ``PRAGMA user_version``)::
 
     meta(key TEXT PRIMARY KEY, value TEXT)            -- WITHOUT ROWID
         schema_version, app_version, created_wall (time.time()), created_mono (time.monotonic()),
@@ -38,10 +38,19 @@ Schema (version 2, also in ``PRAGMA user_version``)::
                                                       -- id_type, http_seq): the JSON-RPC ids each "http"
                                                       -- row (an HTTP exchange) carried
 
-Versions: 1 has no ``http_links`` and no rows of kind ``"http"``. A new file starts as version 1 and is
-upgraded to 2 (in the transaction that writes them) when its first HTTP exchange is recorded, so a stdio
-session's recording stays readable by releases that only know version 1, while one with HTTP rows (which
-they could not show) is refused by them as "written by a newer version". Both versions are read.
+    request_rounds(seq, origin_id, origin_type, round)  -- version 3; seq INTEGER PRIMARY KEY: the "out"
+                                                      -- request row of a multi-round-trip request's later
+                                                      -- round (2, 3, ...), the id of its first round (text
+                                                      -- and type, as msg_id / id_type) and its number
+    INDEX request_rounds_origin ON request_rounds(origin_id, origin_type)
+
+Versions: 1 has no ``http_links`` and no rows of kind ``"http"``; 2 adds them; 3 adds ``request_rounds``.
+Every version has the tables of the versions before it. A new file starts as version 1 and is upgraded
+(in the transaction that writes them) to 2 when its first HTTP exchange is recorded, and to 3 when the
+first later round of a multi-round-trip request (2026-07-28, ``input_required`` answered by a retry under
+a new id) is recorded. So a session without either stays readable by releases that only know version 1,
+while one with rows they could not show is refused by them as "written by a newer version". All three
+versions are read (a file without ``request_rounds`` has no multi-round requests).
 
 Design notes:
 
@@ -65,6 +74,11 @@ Design notes:
 * An HTTP exchange is a row of kind ``"http"`` (direction ``"out"``: we made the request) whose payload is
   the exchange's JSON summary (``HttpExchange.to_json()``: method, url, status, masked headers, timing,
   SSE event id and retry, note, carried ids); ``http_links`` finds the exchanges that carried a message.
+* A multi-round-trip request is one logical request sent as several JSON-RPC requests, each with its own
+  id. Only the later rounds get a ``request_rounds`` row (the recording thread does nothing extra for any
+  other message); the first round is the latest "out" request with the origin id before them, the rounds
+  of one logical request are the ``request_rounds`` rows naming that origin up to the next "out" request
+  that reuses the id, and each round's response pairs with its request by id as usual.
 * WAL journal with ``synchronous=NORMAL`` while recording; ``close()`` switches the file back to
   a rollback journal so that a finished recording is one self-contained file.
 """
@@ -87,20 +101,24 @@ __all__ = [
     "INDEX_RANGE",
     "INSERT_LINK",
     "INSERT_MESSAGE",
+    "INSERT_ROUND",
+    "ROUNDS_VERSION",
     "SCHEMA_VERSION",
     "Row",
     "encode_id",
     "fts5_available",
     "initialise",
     "table_names",
-    "upgrade_for_http",
+    "upgrade_schema",
 ]
 
 BASE_VERSION: Final = 1
 """What a new file starts as."""
 HTTP_VERSION: Final = 2
 """Adds ``http_links`` (and rows of kind ``"http"``)."""
-SCHEMA_VERSION: Final = HTTP_VERSION
+ROUNDS_VERSION: Final = 3
+"""Adds ``request_rounds`` (the later rounds of multi-round-trip requests)."""
+SCHEMA_VERSION: Final = ROUNDS_VERSION
 """The newest version this code reads and writes."""
 FTS_MAX_BYTES: Final = 1 << 20
 """How much of each payload the full-text index sees; larger rows are searched by substring."""
@@ -142,6 +160,12 @@ _LINKS_SCHEMA: Final = (
     "PRIMARY KEY (msg_id, id_type, http_seq)) WITHOUT ROWID"
 )
 INSERT_LINK: Final = "INSERT OR IGNORE INTO http_links VALUES (?, ?, ?)"
+_ROUNDS_SCHEMA: Final = (
+    "CREATE TABLE IF NOT EXISTS request_rounds(seq INTEGER PRIMARY KEY, origin_id TEXT NOT NULL, "
+    "origin_type TEXT NOT NULL, round INTEGER NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS request_rounds_origin ON request_rounds(origin_id, origin_type)",
+)
+INSERT_ROUND: Final = "INSERT OR REPLACE INTO request_rounds VALUES (?, ?, ?, ?)"
 
 INSERT_MESSAGE: Final = "INSERT INTO messages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 INDEX_RANGE: Final = (
@@ -216,11 +240,18 @@ def initialise(conn: sqlite3.Connection, fts: bool, label: str | None, target: s
         raise
 
 
-def upgrade_for_http(conn: sqlite3.Connection) -> None:
-    """Version 1 -> 2, inside the caller's transaction: the link table and the new version number."""
-    conn.execute(_LINKS_SCHEMA)
-    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(HTTP_VERSION),))
-    conn.execute(f"PRAGMA user_version = {HTTP_VERSION}")
+def upgrade_schema(conn: sqlite3.Connection, version: int) -> None:
+    """Bring the file up to ``version`` (2 or 3) inside the caller's transaction: the tables of every version
+    up to it (those already there are kept) and the new version number. Never lowers the version."""
+    if int(conn.execute("PRAGMA user_version").fetchone()[0]) >= version:
+        return
+    if version >= HTTP_VERSION:
+        conn.execute(_LINKS_SCHEMA)
+    if version >= ROUNDS_VERSION:
+        for statement in _ROUNDS_SCHEMA:
+            conn.execute(statement)
+    conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(version),))
+    conn.execute(f"PRAGMA user_version = {int(version)}")
 
 
 def encode_id(value: object) -> tuple[str | None, str | None]:

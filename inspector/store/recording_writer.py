@@ -41,8 +41,9 @@ from inspector.store.recording_schema import (
     INDEX_RANGE,
     INSERT_LINK,
     INSERT_MESSAGE,
+    INSERT_ROUND,
     Row,
-    upgrade_for_http,
+    upgrade_schema,
 )
 
 __all__ = [
@@ -154,8 +155,11 @@ class Batch:
     """(http row seq, id text, id type) for the batch's HTTP rows."""
     meta: dict[str, str] = field(default_factory=dict)
     """``meta`` keys to set."""
-    upgrade: bool = False
-    """Upgrade the file to schema version 2 (the batch holds the first HTTP rows)."""
+    upgrade: int = 0
+    """The schema version the file must be brought up to first (2: the batch holds the first HTTP rows, 3: the
+    first later round of a multi-round-trip request); 0: none."""
+    rounds: list[tuple[int, str, str, int]] = field(default_factory=list)
+    """(request row seq, origin id text, origin id type, round) for the batch's later-round requests."""
 
 
 def write_batches(conn: sqlite3.Connection, batches: list[Batch], *, fts: bool) -> None:
@@ -169,13 +173,16 @@ def write_batches(conn: sqlite3.Connection, batches: list[Batch], *, fts: bool) 
     last = next((batch.rows[-1][0] for batch in reversed(batches) if batch.rows), None)
     try:
         conn.execute("BEGIN")
-        if any(batch.upgrade for batch in batches):
-            upgrade_for_http(conn)
+        upgrade = max((batch.upgrade for batch in batches), default=0)
+        if upgrade:
+            upgrade_schema(conn, upgrade)
         for batch in batches:
             if batch.rows:
                 conn.executemany(INSERT_MESSAGE, batch.rows)
             if batch.links:
                 conn.executemany(INSERT_LINK, batch.links)
+            if batch.rounds:
+                conn.executemany(INSERT_ROUND, batch.rounds)
             if batch.meta:
                 conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", batch.meta.items())
         if first is not None:
