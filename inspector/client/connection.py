@@ -220,6 +220,8 @@ class Connection:
         self.reuse_discover = reuse_discover
         self.discover_cache = discover_cache if discover_cache is not None else SHARED_DISCOVER
         self._from_cache: str | None = None
+        self._discover_findings: set[int] = set()
+        """Diagnostics of the answer to server/discover (by identity): information, should auto fall back."""
         self.cache = ResultCache()
         """2026-07-28 results kept while their ``ttlMs`` says they are fresh (see :meth:`request`)."""
         self.listen_for_changes = listen_for_changes
@@ -312,7 +314,6 @@ class Connection:
 
     async def _open_auto(self) -> tuple[Any, str]:
         """server/discover first; initialize when the answer is not a valid modern one or does not come."""
-        probed = len(self.diagnostics)
         try:
             # over HTTP a legacy server answers the POST with a status at once; the time until the answer may
             # be an OAuth flow (401, metadata, registration, consent), which a short timeout would cut
@@ -322,7 +323,8 @@ class Connection:
             if self.closed_event is not None:
                 raise ConnectFailed(self._lost_reason(self.closed_event)) from None
             # what the probe found wrong is not the server's fault: its era has no server/discover
-            self.diagnostics[probed:] = [_as_probe_finding(d) for d in self.diagnostics[probed:]]
+            answer = self._discover_findings
+            self.diagnostics = [_as_probe_finding(d) if id(d) in answer else d for d in self.diagnostics]
             self._note(f"server/discover {exc}; trying initialize (handshake era)")
             self._era = Era.HANDSHAKE
             self.session = self.new_session()
@@ -730,6 +732,8 @@ class Connection:
         wire = rec.wire
         if wire.diagnostics:
             self.diagnostics.extend(wire.diagnostics)
+            if self.session.era is Era.MODERN and self.session.is_opening(wire.id):  # (auto may call it a probe)
+                self._discover_findings.update(id(d) for d in wire.diagnostics)
         if self.recorder is not None:
             self.recorder.record_message(wire)
         if self.on_message is not None:
