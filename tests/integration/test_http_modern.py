@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from asynckit import run
+from demowire import demo_http
 from servers.http_misbehaving import Launched
 from servers.modern_http import ModernHttpServer
 
@@ -103,11 +104,8 @@ def server() -> Iterator[ModernHttpServer]:
 
 @pytest.fixture(scope="module")
 def demo_url() -> Iterator[str]:
-    demo = Launched([sys.executable, "-m", "inspector.demo", "--http", "0", "--clock-interval", "0.2"], cwd=REPO)
-    try:
-        yield demo.wait_for_line(r"listening on (http://127\.0\.0\.1:\d+/mcp)")
-    finally:
-        demo.stop()
+    with demo_http() as url:
+        yield url
 
 
 # -- headers, statelessness -----------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import nodetools
 import pytest
 from asynckit import run
+from demowire import demo_http
 from servers.http_misbehaving import Launched, MisbehavingHttpServer, free_port
 
 from inspector.client.connection import Connection, DeliveryFailed
@@ -78,11 +79,8 @@ def server() -> Iterator[MisbehavingHttpServer]:
 
 @pytest.fixture(scope="module")
 def demo_url() -> Iterator[str]:
-    demo = Launched([sys.executable, "-m", "inspector.demo", "--http", "0", "--clock-interval", "0.2"], cwd=REPO)
-    try:
-        yield demo.wait_for_line(r"listening on (http://127\.0\.0\.1:\d+/mcp)")
-    finally:
-        demo.stop()
+    with demo_http() as url:
+        yield url
 
 
 # -- the demo server over Streamable HTTP ---------------------------------------------------------------------
