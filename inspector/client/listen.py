@@ -36,7 +36,11 @@ if TYPE_CHECKING:
 __all__ = ["ACK_METHOD", "FILTER_KEYS", "Listening", "Subscription", "compare_filters"]
 
 ACK_METHOD: Final = "notifications/subscriptions/acknowledged"
-FILTER_KEYS: Final = ("toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions")
+FILTER_KEYS: Final = (
+    "toolsListChanged", "promptsListChanged", "resourcesListChanged", "resourceSubscriptions",
+    "taskIds",  # the io.modelcontextprotocol/tasks extension: notifications/tasks for these tasks
+)  # fmt: skip
+_LISTS: Final = {"resourceSubscriptions": "resource subscriptions", "taskIds": "task ids"}
 _FOREVER: Final = Timeouts(request=None, reset_on_progress=False, max_total=None)
 
 
@@ -47,16 +51,16 @@ def compare_filters(asked: Mapping[str, Any], acknowledged: Any) -> tuple[dict[s
     lines: list[str] = []
     for key in FILTER_KEYS:
         want, got = asked.get(key), ack.get(key)
-        if key == "resourceSubscriptions":
+        if key in _LISTS:
             wanted = [u for u in want or [] if isinstance(u, str)]
             granted = {u for u in got or [] if isinstance(u, str)} if isinstance(got, list) else set()
             missing = [u for u in wanted if u not in granted]
             extra = sorted(granted - set(wanted))
             if missing:
                 refused[key] = missing
-                lines.append(f"the server did not acknowledge resource subscriptions {', '.join(missing)}")
+                lines.append(f"the server did not acknowledge {_LISTS[key]} {', '.join(missing)}")
             if extra:
-                lines.append(f"the server acknowledged resources nobody asked for: {', '.join(extra)}")
+                lines.append(f"the server acknowledged {_LISTS[key]} nobody asked for: {', '.join(extra)}")
         elif want is True and got is not True:
             refused[key] = True
             lines.append(f"the server will not send {key}")

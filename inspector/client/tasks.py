@@ -38,6 +38,7 @@ from inspector.client.errors import (
     message_of,
 )
 from inspector.client.handlers import HandlerError, RequestInfo, ServerRequestHandlers, current_request
+from inspector.client.listen import Subscription
 from inspector.client.task_hub import hub_for
 from inspector.protocol.capabilities import has_capability
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
@@ -68,6 +69,7 @@ from inspector.protocol.tasks import (
     task_id_params,
     update_params,
 )
+from inspector.protocol.versions import Era
 
 if TYPE_CHECKING:
     from inspector.client.connection import Connection
@@ -87,6 +89,8 @@ __all__ = [
 ]
 
 CANCEL_WAIT: Final = 5.0
+LISTEN_ACK_TIMEOUT: Final = 5.0
+"""Seconds to wait for the acknowledgement of a task's listen stream (polling runs meanwhile anyway)."""
 """Seconds to wait for the answer to ``tasks/cancel`` sent on the way out (a cancelled call, a timeout)."""
 
 
@@ -324,6 +328,7 @@ class TaskRunner:
         self.tracker = TaskTracker(self._flavour, created)
         hub = hub_for(self.conn)
         hub.listen(created.task_id, self._on_status)
+        stream = await self._listen_for(created) if self._flavour is Flavour.EXTENSION else None
         self._started = self._last_change = time.monotonic()
         self._emit(created, "created", diagnostics, progressed=True)
         late = hub.latest.get(created.task_id)
@@ -339,7 +344,28 @@ class TaskRunner:
             raise
         finally:
             hub.unlisten(created.task_id, self._on_status)
+            if stream is not None:
+                await stream.close()
             await self._drop_result_task()
+
+    async def _listen_for(self, created: TaskState) -> Subscription | None:
+        """2026-07-28: ask for the task's ``notifications/tasks`` on a listen stream (they reach the hub like
+        every notification); polling goes on either way, so a server that does not acknowledge the task id
+        (or refuses, -32021) costs nothing but a note."""
+        if self.conn.era is not Era.MODERN or not self.conn.is_open:
+            return None
+        sub = Subscription(self.conn, {"taskIds": [created.task_id]}, ack_timeout=LISTEN_ACK_TIMEOUT)
+        try:
+            await sub.open()
+        except ClientError as exc:
+            self.conn.note(
+                f"task {created.task_id}: no status notifications over subscriptions/listen ({message_of(exc)})"
+            )
+            return None
+        if "taskIds" in sub.refused:
+            await sub.close()
+            return None
+        return sub
 
     async def cancel(self, reason: str = "cancelled by the client") -> None:
         """Cancel the task at the server (``tasks/cancel``); the call following it ends with

@@ -23,6 +23,7 @@ from inspector.client.handlers import HeadlessHandlers, RequestInfo, current_req
 from inspector.client.tasks import TaskCancelled, TaskRunner, TaskUpdate, call_tool_as_declared, get_task
 from inspector.protocol.session import Timeouts
 from inspector.protocol.tasks import with_extension
+from inspector.protocol.wire import Direction, WireMessage
 from inspector.transports.stdio import StdioTransport
 
 if importlib.util.find_spec("inspector.demo.tools_tasks") is None:
@@ -103,6 +104,12 @@ def test_input_is_answered_by_the_connection_handlers(era: str) -> None:
 
 
 def test_modern_server_decides_and_polling_follows_the_steps() -> None:
+    sent: list[dict[str, Any]] = []
+
+    def outgoing(wire: WireMessage) -> None:
+        if wire.direction is Direction.OUT and wire.method == "subscriptions/listen":
+            sent.append(json.loads(wire.raw)["params"]["notifications"])
+
     async def body(conn: Connection) -> None:
         updates: list[TaskUpdate] = []
         result = await call_tool_as_declared(conn, "task_slow", {"seconds": 1, "steps": 4}, on_update=updates.append)
@@ -110,8 +117,12 @@ def test_modern_server_decides_and_polling_follows_the_steps() -> None:
         assert statuses(updates) == ["working", "completed"]
         assert {u.source for u in updates} <= {"created", "tasks/get"}
         assert conn.violations == []
+        # the task's notifications were asked for over listen; the demo does not acknowledge task ids (it is
+        # polled), which is information, and polling carried the run
+        assert len(sent) == 1 and len(sent[0]["taskIds"]) == 1
+        assert any("did not acknowledge task ids" in d.message for d in conn.diagnostics)
 
-    with_conn("modern", body)
+    with_conn("modern", body, on_message=outgoing)
 
 
 def test_legacy_optional_tool_is_a_plain_call_unless_a_task_is_preferred() -> None:
