@@ -329,6 +329,26 @@ def client_capabilities(version: str) -> dict[str, Any]:
     return caps
 
 
+def _with_auth_extensions(caps: dict[str, Any], opts: CliOptions) -> dict[str, Any]:
+    """The authorization extensions the grant flags make usable, declared in ``capabilities.extensions``
+    (2026-07-28; e.g. ``io.modelcontextprotocol/oauth-client-credentials``). Only for URL targets with grant
+    flags: nothing is imported otherwise."""
+    if opts.url is None or not opts.oauth.any_grant_setting:
+        return caps
+    from inspector.auth.grants import declared_extensions
+    from inspector.cli.auth_options import grant_options
+
+    grant = grant_options(opts.oauth)
+    if grant is None:
+        return caps
+    ids = declared_extensions(grant, confidential=bool(opts.client_secret) or grant.client_key is not None)
+    if not ids:
+        return caps
+    extensions = dict(caps.get("extensions") or {})
+    extensions.update({ext: {} for ext in sorted(ids)})
+    return {**caps, "extensions": extensions}
+
+
 def connection_for(
     opts: CliOptions,
     transport: Transport,
@@ -342,7 +362,7 @@ def connection_for(
             transport,
             protocol_version=opts.protocol_version,
             protocol_era=opts.protocol_era,
-            capabilities=client_capabilities(opts.protocol_version),
+            capabilities=_with_auth_extensions(client_capabilities(opts.protocol_version), opts),
             client_info={"name": "mcp-inspect", "version": __version__},
             handlers=handlers or HeadlessHandlers(),
             timeouts=Timeouts(request=opts.timeout),

@@ -127,3 +127,23 @@ def test_early_transport_starts_lazily_too() -> None:
         return seen
 
     assert len(asyncio.run(scenario())) == 2
+
+
+@pytest.mark.parametrize(
+    ("flags", "declared"),
+    [
+        ([], set()),
+        (["--grant", "client_credentials", "--client-id", "c", "--client-secret", "s"],
+         {"io.modelcontextprotocol/oauth-client-credentials", "io.modelcontextprotocol/auth/dpop"}),  # dpop: auto
+        (["--grant", "client_credentials", "--client-id", "c", "--client-secret", "s", "--dpop", "off"],
+         {"io.modelcontextprotocol/oauth-client-credentials"}),
+    ],
+)  # fmt: skip
+def test_grant_flags_declare_their_auth_extension(flags: list[str], declared: set[str]) -> None:
+    from inspector.cli.args import parse_args
+    from inspector.cli.run import _with_auth_extensions
+
+    opts = parse_args(["--cli", *flags, "https://example.com/mcp", "--method", "tools/list"])
+    caps = _with_auth_extensions({"roots": {}}, opts)
+    assert set(caps.get("extensions") or {}) == declared
+    assert caps["roots"] == {}
