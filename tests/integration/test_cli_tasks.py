@@ -95,4 +95,8 @@ def test_demo_probe_notes_the_tasks(era: str) -> None:
         assert calls[name]["outcome"] == "ok", calls[name]
         notes = " ".join(calls[name].get("notes", []))
         assert re.search(r"ran as task \S+: working -> .*completed", notes), calls[name]
-        assert calls[name]["diagnostics"] == [], calls[name]
+        # nothing wrong with the server; in 2026-07-28 the step may say (information) that the demo does not
+        # acknowledge task ids on subscriptions/listen (it is polled)
+        problems = [d for d in calls[name]["diagnostics"] if d["severity"] != "info"]
+        assert problems == [], calls[name]
+        assert all("did not acknowledge task ids" in d["message"] for d in calls[name]["diagnostics"])
