@@ -88,27 +88,28 @@ def problem_of(document: Document, response: httpx2.Response, body: bytes) -> st
     return None
 
 
-def check_document_urls(document: Document, url: str, body: bytes) -> None:
+def check_document_urls(document: Document, url: str, body: bytes) -> dict[str, Any] | None:
     """Apply the OAuth URL rule to the URL fields of ``document`` (read from ``url``); ValueError naming the
-    field and the document for the first that breaks it. A body that is not a JSON object is left to the
-    SDK (and :func:`problem_of`)."""
+    field and the document for the first that breaks it. Returns the document (None for a body that is not a
+    JSON object, which is left to the SDK and :func:`problem_of`)."""
     try:
         value: Any = json.loads(body)
     except ValueError:
-        return
+        return None
     if not isinstance(value, dict):
-        return
+        return None
     where = f"{document.value} ({short(url)})"
     if document is Document.PRM:
         servers = value.get("authorization_servers")
         for index, server in enumerate(servers if isinstance(servers, list) else []):
             if isinstance(server, str):
                 check_oauth_url(server, f"{where} field authorization_servers[{index}]")
-        return
+        return value
     for name in _ASM_URL_FIELDS:
         found = value.get(name)
         if isinstance(found, str):
             check_oauth_url(found, f"{where} field {name}")
+    return value
 
 
 @dataclass
