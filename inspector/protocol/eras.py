@@ -9,7 +9,6 @@ content. ``rules_for(version)`` is the one place that picks them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -214,8 +213,3 @@ def rules_for(version: str) -> EraRules:
     if era_of(version) is Era.MODERN:
         return DiscoverRules()
     return HandshakeRules()
-
-
-def header_params_of(rules: EraRules) -> Mapping[str, mcp_headers.HeaderParams]:
-    """The ``x-mcp-header`` parameters the rules learned (empty in the handshake era)."""
-    return rules.tool_headers if isinstance(rules, DiscoverRules) else {}

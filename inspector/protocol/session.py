@@ -13,50 +13,48 @@ States: every change of state and every "may this be sent now" goes through the 
 :mod:`inspector.protocol.transitions`. Eras: what differs between the handshake era (``initialize``) and
 2026-07-28 (``server/discover``, the ``_meta`` envelope, per-message HTTP headers, ``input_required``
 results) is an :class:`~inspector.protocol.eras.EraRules` strategy chosen by :func:`rules_for` from the
-offered version; the request table, id matching, diagnostics, validation and cancellation are this
-class's, shared by both. :func:`new_session` is the one factory the client layer builds sessions with.
+offered version. What both eras share is this class's, with collaborators for its parts: the table of our
+requests and the matching of answers to it (:mod:`~inspector.protocol.request_table`), the server's requests
+(:mod:`~inspector.protocol.server_requests`), the checks of server notifications and progress
+(:mod:`~inspector.protocol.server_notifications`) and the rounds of ``input_required`` answers
+(:mod:`~inspector.protocol.input_rounds`). :func:`new_session` is the one factory the client layer builds
+sessions with.
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Final
+from typing import Any
 
 from inspector.protocol import jsonrpc, mrtr
-from inspector.protocol.capabilities import (
-    client_capability_for,
-    has_capability,
-    notification_capability,
-    server_capability_for,
-)
+from inspector.protocol.capabilities import has_capability, server_capability_for
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
 from inspector.protocol.eras import EraRules, rules_for
 from inspector.protocol.events import (
     Event,
     HandshakeCompleted,
     HandshakeFailed,
-    InputRequested,
     NotificationReceived,
-    ProgressReceived,
     Received,
-    RequestCancelledByServer,
     RequestFailed,
-    RequestReceived,
     ResponseReceived,
 )
+from inspector.protocol.frame_context import FrameContext
 from inspector.protocol.framing import LineFramer, OversizedLine, decode_frame
+from inspector.protocol.input_rounds import InputRounds
 from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, Response
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
-from inspector.protocol.methods import is_known_server_notification, is_known_server_request
-from inspector.protocol.salvage import DECIMAL_ID, finite, salvage_id
+from inspector.protocol.request_table import RequestTable
+from inspector.protocol.salvage import salvage_id
+from inspector.protocol.server_notifications import apply_progress, screen_notification
+from inspector.protocol.server_requests import NON_STANDARD_ALIASES as NON_STANDARD_ALIASES
+from inspector.protocol.server_requests import RefuseNow, ServerRequests
 from inspector.protocol.session_types import (
     CapabilityNotDeclared,
-    InboundRequest,
     LocalProtocolError,
     PendingRequest,
     SessionState,
@@ -77,22 +75,6 @@ __all__ = [
     "new_session",
 ]
 
-NON_STANDARD_ALIASES: Final[dict[str, str]] = {"elicitation/request": "elicitation/create"}
-_RECENT_IDS: Final = 4096
-
-
-@dataclass(slots=True)
-class _Ctx:
-    """Per-frame scratch: the record being built and the events found."""
-
-    wire: WireMessage
-    events: list[Event] = field(default_factory=list)
-
-    def diag(
-        self, code: DiagnosticCode, message: str, severity: Severity = Severity.VIOLATION, path: str | None = None
-    ) -> None:
-        self.wire.diagnostics.append(Diagnostic(code, message, severity, path))
-
 
 @dataclass(frozen=True, slots=True)
 class SessionOffer:
@@ -101,14 +83,6 @@ class SessionOffer:
     protocol_version: str = DEFAULT_VERSION
     capabilities: dict[str, Any] = field(default_factory=dict)
     client_info: dict[str, Any] | None = None
-
-
-@dataclass(slots=True)
-class _Interim:
-    """A logical request between an ``input_required`` answer and its retry."""
-
-    pending: PendingRequest
-    required: mrtr.InputRequired
 
 
 class ClientSession:
@@ -163,12 +137,9 @@ class ClientSession:
         self.limits = limits
         self._framer = LineFramer(limits.message_bytes)
         self._outbox: list[WireMessage] = []
-        self._pending: dict[RequestId, PendingRequest] = {}
-        self._progress: dict[RequestId, RequestId] = {}
-        self._finished: OrderedDict[RequestId, str] = OrderedDict()
-        """Recently answered ids -> why they are no longer pending (answered / cancelled / timeout)."""
-        self._inbound: dict[RequestId, InboundRequest] = {}
-        self._interim: dict[RequestId, _Interim] = {}
+        self._requests = RequestTable()
+        self._server_requests = ServerRequests(self._validation)
+        self._rounds = InputRounds()
         self._opening_id: RequestId | None = None
 
     @property
@@ -193,7 +164,7 @@ class ClientSession:
         if not self.rules.opening_repeatable:
             raise LocalProtocolError(f"{self.rules.opening_method} results cannot be reused")
         self._to(SessionEvent.START)
-        ctx = _Ctx(WireMessage(Direction.IN, b"", Kind.RESPONSE, self.rules.opening_method))
+        ctx = FrameContext(WireMessage(Direction.IN, b"", Kind.RESPONSE, self.rules.opening_method))
         self._on_opening_result(result, ctx)
         return ctx.events
 
@@ -246,7 +217,7 @@ class ClientSession:
         round_: int = 1,
     ) -> RequestId:
         rid = next(self._ids)
-        while rid in self._pending:
+        while rid in self._requests:
             rid = next(self._ids)
         token: RequestId | None = None
         given = params
@@ -273,9 +244,7 @@ class ClientSession:
             origin=rid if origin is None else origin,
             round=round_,
         )
-        self._pending[rid] = pending
-        if token is not None:
-            self._progress[token] = rid
+        self._requests.add(pending)
         wire = WireMessage(Direction.OUT, raw, Kind.REQUEST, method, rid, forced=forced)
         wire.headers = self.rules.headers(self, method, params)
         if round_ > 1:
@@ -300,11 +269,9 @@ class ClientSession:
     def respond(self, request_id: RequestId, result: dict[str, Any]) -> None:
         """Answer a server request (RequestReceived) with a result. A result that is not JSON raises TypeError
         or ValueError, and the request still waits for an answer (e.g. an error saying so)."""
-        inbound = self._inbound.get(request_id)
-        if inbound is None:
-            raise LocalProtocolError(f"no server request {request_id!r} is waiting for an answer")
+        inbound = self._server_requests.get(request_id)
         raw = jsonrpc.response_frame(request_id, result)
-        del self._inbound[request_id]
+        self._server_requests.answered(request_id)
         wire = WireMessage(Direction.OUT, raw, Kind.RESPONSE, inbound.wire_method, request_id)
         if self._validation is not None:
             for d in self._validation.validate_client_result(inbound.method, self.protocol_version, result):
@@ -313,9 +280,8 @@ class ClientSession:
 
     def respond_error(self, request_id: RequestId, code: int, message: str, data: Any = None) -> None:
         """Answer a server request with a JSON-RPC error."""
-        inbound = self._inbound.pop(request_id, None)
-        if inbound is None:
-            raise LocalProtocolError(f"no server request {request_id!r} is waiting for an answer")
+        inbound = self._server_requests.get(request_id)
+        self._server_requests.answered(request_id)
         self._queue_error(request_id, code, message, data, inbound.wire_method)
 
     def _queue_error(self, rid: RequestId | None, code: int, message: str, data: Any, method: str | None) -> None:
@@ -324,17 +290,17 @@ class ClientSession:
 
     def is_answerable(self, request_id: RequestId) -> bool:
         """True while a server request still waits for our answer (not answered, not withdrawn)."""
-        return request_id in self._inbound
+        return request_id in self._server_requests
 
     def cancel(self, request_id: RequestId, reason: str | None = None) -> RequestFailed | None:
         """Withdraw one of our requests: notifies the server and forgets the request."""
-        interim = self._interim.pop(request_id, None)
+        interim = self._rounds.take(request_id)
         if interim is not None:  # between rounds: nothing is at the server to cancel
             return RequestFailed(request_id, interim.pending.method, reason or "cancelled", kind="cancelled")
-        pending = self._pending.pop(request_id, None)
+        pending = self._requests.pop(request_id)
         if pending is None:
             return None
-        self._forget(pending, "cancelled")
+        self._requests.forget(pending, "cancelled")
         opening = self.is_opening(pending.id)
         if opening:
             self._fail(reason or f"{pending.method} was cancelled")
@@ -354,14 +320,13 @@ class ClientSession:
     # ------------------------------------------------------------------ time
 
     def next_deadline(self) -> float | None:
-        deadlines = [d for p in self._pending.values() if (d := p.next_deadline()) is not None]
-        return min(deadlines) if deadlines else None
+        return self._requests.next_deadline()
 
     def check_timeouts(self) -> list[RequestFailed]:
         """Fail (and cancel at the server) every request whose deadline passed."""
         now = self._clock()
         failed: list[RequestFailed] = []
-        for pending in list(self._pending.values()):
+        for pending in list(self._requests.pending.values()):
             d = pending.next_deadline()
             if d is None or d > now:
                 continue
@@ -371,7 +336,7 @@ class ClientSession:
             else:
                 reason = f"{pending.method} timed out after {pending.timeouts.request:g} s without an answer"
             self.cancel(pending.id, reason)
-            self._finished[pending.id] = "timeout"
+            self._requests.mark(pending.id, "timeout")
             failed.append(
                 RequestFailed(pending.id, pending.method, reason, code=jsonrpc.REQUEST_TIMEOUT, kind="timeout")
             )
@@ -381,13 +346,9 @@ class ClientSession:
 
     def connection_lost(self, reason: str) -> list[RequestFailed]:
         """The transport is gone: every pending request fails at once."""
-        failed = [RequestFailed(p.id, p.method, reason, kind="lost") for p in self._pending.values()]
-        for p in list(self._pending.values()):
-            self._forget(p, "lost")
-        failed += [RequestFailed(rid, i.pending.method, reason, kind="lost") for rid, i in self._interim.items()]
-        self._pending.clear()
-        self._inbound.clear()
-        self._interim.clear()
+        failed = [RequestFailed(p.id, p.method, reason, kind="lost") for p in self._requests.take_all("lost")]
+        failed += [RequestFailed(rid, i.pending.method, reason, kind="lost") for rid, i in self._rounds.take_all()]
+        self._server_requests.clear()
         self._to(SessionEvent.LOST)
         if self.failure is None and self.state is SessionState.FAILED:  # lost before it ever opened
             self.failure = reason
@@ -395,7 +356,7 @@ class ClientSession:
 
     @property
     def pending(self) -> dict[RequestId, PendingRequest]:
-        return self._pending
+        return self._requests.pending
 
     # ------------------------------------------------------------------ inbound
 
@@ -429,7 +390,7 @@ class ClientSession:
             )
         value = decoded.value
         wire = WireMessage(Direction.IN, raw, Kind.INVALID)
-        ctx = _Ctx(wire)
+        ctx = FrameContext(wire)
         if isinstance(value, list):
             self._on_batch(value, ctx)
         else:
@@ -442,16 +403,16 @@ class ClientSession:
         answered with a parse error (id null) when ``reply``."""
         wire = WireMessage(Direction.IN, raw, Kind.INVALID)
         wire.diagnostics.append(diagnostic)
-        ctx = _Ctx(wire)
+        ctx = FrameContext(wire)
         salvaged = salvage_id(raw)
-        if salvaged is None or salvaged not in self._pending:
+        pending = self._requests.pop(salvaged) if salvaged is not None else None
+        if pending is None:
             if reply:
                 # JSON-RPC: what cannot be parsed is answered with a parse error (id null)
                 self._queue_error(None, jsonrpc.PARSE_ERROR, f"Parse error: {diagnostic.message}", None, None)
             return Received(wire, ctx.events)
-        pending = self._pending.pop(salvaged)
-        self._forget(pending, "answered")
-        self._stamp(ctx, True, Kind.RESPONSE, salvaged, pending)
+        self._requests.forget(pending, "answered")
+        ctx.stamp(True, Kind.RESPONSE, salvaged, pending, self._clock)
         ctx.wire.kind = Kind.INVALID
         reason = f"the answer could not be read: {diagnostic.message}"
         if self.is_opening(pending.id):
@@ -461,7 +422,7 @@ class ClientSession:
             ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
         return Received(wire, ctx.events)
 
-    def _on_batch(self, items: list[Any], ctx: _Ctx) -> None:
+    def _on_batch(self, items: list[Any], ctx: FrameContext) -> None:
         if not items:
             ctx.diag(DiagnosticCode.BATCH_UNSUPPORTED, "empty JSON-RPC batch")
             self._queue_error(None, jsonrpc.INVALID_REQUEST, "Invalid request: empty batch", None, None)
@@ -474,7 +435,7 @@ class ClientSession:
         for i, item in enumerate(items):
             self._dispatch(item, ctx, first=(i == 0))
 
-    def _dispatch(self, value: Any, ctx: _Ctx, *, first: bool) -> None:
+    def _dispatch(self, value: Any, ctx: FrameContext, *, first: bool) -> None:
         msg, diags = jsonrpc.classify(value)
         ctx.wire.diagnostics.extend(diags)
         if isinstance(msg, Response):
@@ -494,60 +455,12 @@ class ClientSession:
 
     # -- answers to our requests
 
-    def _match(self, rid: RequestId | None, ctx: _Ctx) -> PendingRequest | None:
-        if rid is None:
-            return None
-        pending = self._pending.pop(rid, None)
-        if pending is not None:
-            return pending
-        alt: RequestId | None = None
-        if isinstance(rid, str) and DECIMAL_ID.fullmatch(rid):
-            alt = int(rid)
-        elif isinstance(rid, int):
-            alt = str(rid)
-        if alt is not None and alt in self._pending:
-            ctx.diag(
-                DiagnosticCode.ID_TYPE_MISMATCH,
-                f"response id {rid!r} has a different JSON type than the request id {alt!r}",
-                path="$.id",
-            )
-            return self._pending.pop(alt)
-        why = self._finished.get(rid)
-        if why == "answered":
-            ctx.diag(DiagnosticCode.DUPLICATE_RESPONSE, f"a second answer for request {rid!r}; the first one was kept")
-        elif why in ("cancelled", "timeout"):
-            ctx.diag(
-                DiagnosticCode.LATE_RESPONSE,
-                f"answer for request {rid!r} arrived after it was {why if why == 'cancelled' else 'timed out'}",
-                Severity.INFO,
-            )
-        elif why == "lost":
-            ctx.diag(DiagnosticCode.LATE_RESPONSE, f"answer for request {rid!r} after the connection was lost")
-        else:
-            ctx.diag(DiagnosticCode.UNKNOWN_RESPONSE_ID, f"response for id {rid!r}, which no request of ours has")
-        return None
-
-    def _forget(self, pending: PendingRequest, why: str) -> None:
-        if pending.progress_token is not None:
-            self._progress.pop(pending.progress_token, None)
-        self._finished[pending.id] = why
-        if len(self._finished) > _RECENT_IDS:
-            self._finished.popitem(last=False)
-
-    def _stamp(self, ctx: _Ctx, first: bool, kind: Kind, rid: RequestId | None, pending: PendingRequest | None) -> None:
-        if not first:
-            return
-        ctx.wire.kind, ctx.wire.id = kind, rid
-        if pending is not None:
-            ctx.wire.method = pending.method
-            ctx.wire.latency = self._clock() - pending.sent_at
-
-    def _on_response(self, msg: Response, ctx: _Ctx, first: bool) -> None:
-        pending = self._match(msg.id, ctx)
-        self._stamp(ctx, first, Kind.RESPONSE, msg.id, pending)
+    def _on_response(self, msg: Response, ctx: FrameContext, first: bool) -> None:
+        pending = self._requests.match(msg.id, ctx)
+        ctx.stamp(first, Kind.RESPONSE, msg.id, pending, self._clock)
         if pending is None:
             return
-        self._forget(pending, "answered")
+        self._requests.forget(pending, "answered")
         diags: list[Diagnostic] = []
         if self._validation is not None:
             if _creates_task(pending, msg.result):  # a task handle, not the method's own result
@@ -561,51 +474,14 @@ class ClientSession:
             return
         kind = mrtr.result_type(result)
         if kind == "input_required" and isinstance(result, dict):
-            self._on_input_required(pending, result, ctx, diags)
+            self._rounds.on_input_required(pending, result, ctx, diags, self.client_capabilities)
             return
         ctx.events.append(ResponseReceived(pending.id, pending.method, result, tuple(diags)))
-
-    def _on_input_required(
-        self, pending: PendingRequest, result: dict[str, Any], ctx: _Ctx, diags: list[Diagnostic]
-    ) -> None:
-        if pending.method not in mrtr.MRTR_METHODS:
-            reason = (
-                f"the server answered {pending.method} with input_required, which only "
-                f"{', '.join(sorted(mrtr.MRTR_METHODS))} may get"
-            )
-            ctx.diag(DiagnosticCode.SCHEMA, reason, path="$.result.resultType")
-            ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
-            return
-        required = mrtr.parse_input_required(result)
-        ctx.wire.diagnostics.extend(required.diagnostics)
-        for call in required.calls:
-            cap = client_capability_for(call.method)
-            if cap is not None and not has_capability(self.client_capabilities, cap):
-                ctx.diag(
-                    DiagnosticCode.UNDECLARED_CAPABILITY,
-                    f"the server asked for {call.method} (input {call.key!r}) although the client did not "
-                    f"declare '{cap}'",
-                    path=f"$.result.inputRequests[{call.key!r}]",
-                )
-        if pending.round >= mrtr.MAX_INPUT_ROUNDS:
-            reason = (
-                f"{pending.method}: the server asked for input {pending.round} times in a row; giving up "
-                f"(at most {mrtr.MAX_INPUT_ROUNDS} rounds)"
-            )
-            ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
-            return
-        self._interim[pending.id] = _Interim(pending, required)
-        all_diags = tuple(diags) + required.diagnostics
-        ctx.events.append(
-            InputRequested(
-                pending.id, pending.method, pending.origin or pending.id, pending.round, required.calls, all_diags
-            )
-        )
 
     def retry_with_input(self, request_id: RequestId, responses: dict[str, Any]) -> RequestId:
         """Send the next round of a request answered ``input_required`` (``InputRequested``): the original
         params with ``inputResponses`` and the echoed ``requestState``, under a new id. Returns that id."""
-        interim = self._interim.pop(request_id, None)
+        interim = self._rounds.take(request_id)
         if interim is None:
             raise LocalProtocolError(f"request {request_id!r} is not waiting for input")
         if send_permit(self.state) is not SendPermit.ANYTHING:
@@ -618,20 +494,20 @@ class ClientSession:
         )  # fmt: skip
 
     def waiting_for_input(self, request_id: RequestId) -> bool:
-        return request_id in self._interim
+        return request_id in self._rounds
 
-    def _on_error(self, msg: ErrorResponse, ctx: _Ctx, first: bool) -> None:
-        pending = self._match(msg.id, ctx) if msg.id is not None else None
+    def _on_error(self, msg: ErrorResponse, ctx: FrameContext, first: bool) -> None:
+        pending = self._requests.match(msg.id, ctx) if msg.id is not None else None
         if msg.id is None:
             ctx.diag(
                 DiagnosticCode.UNKNOWN_RESPONSE_ID,
                 f"error with id null (the server could not read something we sent): {msg.message}",
                 Severity.WARNING,
             )
-        self._stamp(ctx, first, Kind.ERROR, msg.id, pending)
+        ctx.stamp(first, Kind.ERROR, msg.id, pending, self._clock)
         if pending is None:
             return
-        self._forget(pending, "answered")
+        self._requests.forget(pending, "answered")
         name = jsonrpc.ERROR_NAMES.get(msg.code or 0)
         reason = msg.message or name or "error"
         if self.is_opening(pending.id):
@@ -640,12 +516,12 @@ class ClientSession:
             return
         ctx.events.append(RequestFailed(pending.id, pending.method, reason, msg.code, msg.data, kind="error"))
 
-    def _on_invalid(self, msg: Invalid, ctx: _Ctx, first: bool) -> None:
+    def _on_invalid(self, msg: Invalid, ctx: FrameContext, first: bool) -> None:
         if msg.answers is not None:
-            pending = self._match(msg.answers, ctx)
-            self._stamp(ctx, first, Kind.RESPONSE, msg.answers, pending)
+            pending = self._requests.match(msg.answers, ctx)
+            ctx.stamp(first, Kind.RESPONSE, msg.answers, pending, self._clock)
             if pending is not None:
-                self._forget(pending, "answered")
+                self._requests.forget(pending, "answered")
                 if self.is_opening(pending.id):
                     self._fail(f"unusable answer to {pending.method}: {msg.reason}")
                     ctx.events.append(HandshakeFailed(self.failure or msg.reason))
@@ -661,7 +537,7 @@ class ClientSession:
 
     # -- the opening
 
-    def _on_opening_result(self, result: Any, ctx: _Ctx) -> None:
+    def _on_opening_result(self, result: Any, ctx: FrameContext) -> None:
         if not isinstance(result, dict):
             self._fail(f"the {self.rules.opening_method} result is not an object")
             ctx.events.append(HandshakeFailed(self.failure or ""))
@@ -686,130 +562,38 @@ class ClientSession:
             self.failure = reason
         self._to(SessionEvent.OPEN_FAILED)
 
-    # -- server notifications
+    # -- what the server sends on its own
 
-    def _on_notification(self, msg: Notification, ctx: _Ctx) -> None:
+    def _on_notification(self, msg: Notification, ctx: FrameContext) -> None:
         method, params = msg.method, msg.params
-        settled = RECEIVING[self.state].settled
-        if not settled and method != "notifications/message":
-            ctx.diag(DiagnosticCode.BEFORE_HANDSHAKE, f"{method} sent before the handshake completed", Severity.WARNING)
-        diags: list[Diagnostic] = []
-        if is_known_server_notification(method, self.protocol_version):
-            if self._validation is not None:
-                diags = self._validation.validate_server_notification(method, self.protocol_version, params)
-                ctx.wire.diagnostics.extend(diags)
-        else:
-            ctx.diag(
-                DiagnosticCode.UNKNOWN_METHOD,
-                f"{method} is not a server notification in MCP {self.protocol_version}",
-                Severity.WARNING,
-            )
-        cap = notification_capability(method)
-        if cap is not None and settled and not has_capability(self.server_capabilities, cap):
-            ctx.diag(
-                DiagnosticCode.UNDECLARED_CAPABILITY,
-                f"{method} sent, but the server did not declare '{cap}'",
-                Severity.WARNING,
-            )
+        diags = screen_notification(
+            method,
+            params,
+            ctx,
+            version=self.protocol_version,
+            settled=RECEIVING[self.state].settled,
+            server_capabilities=self.server_capabilities,
+            validation=self._validation,
+        )
         if method == "notifications/progress" and isinstance(params, dict):
-            self._on_progress(params, ctx)
+            pending = self._requests.by_progress_token(params.get("progressToken"))
+            apply_progress(pending, params, ctx, clock=self._clock, validating=self._validation is not None)
         elif method == "notifications/cancelled" and isinstance(params, dict):
-            rid = params.get("requestId")
-            if jsonrpc.is_valid_id(rid) and rid in self._inbound:
-                del self._inbound[rid]
-                reason = params.get("reason")
-                ctx.events.append(RequestCancelledByServer(rid, reason if isinstance(reason, str) else None))
-            else:
-                ctx.diag(
-                    DiagnosticCode.UNKNOWN_RESPONSE_ID,
-                    f"cancellation of {rid!r}, which is not a request the server has pending with us",
-                    Severity.INFO,
-                )
+            self._server_requests.on_cancelled(params, ctx)
         ctx.events.append(NotificationReceived(method, params, tuple(diags)))
 
-    def _on_progress(self, params: dict[str, Any], ctx: _Ctx) -> None:
-        token = params.get("progressToken")
-        rid = self._progress.get(token) if jsonrpc.is_valid_id(token) else None  # type: ignore[arg-type]
-        pending = self._pending.get(rid) if rid is not None else None
-        if pending is None:
-            ctx.diag(
-                DiagnosticCode.UNKNOWN_PROGRESS_TOKEN,
-                f"progress for token {token!r}, which matches no pending request",
-                Severity.WARNING,
-                "$.params.progressToken",
-            )
-            return
-        progress = finite(params.get("progress"))
-        if progress is None:
-            if self._validation is None:
-                ctx.diag(DiagnosticCode.SCHEMA, "progress must be a number", path="$.params.progress")
-            return  # with validation on, the schema check reported it
-        if pending.last_progress is not None and progress <= pending.last_progress:
-            ctx.diag(
-                DiagnosticCode.SCHEMA,
-                f"progress went from {pending.last_progress:g} to {progress:g}; it must increase",
-                Severity.WARNING,
-                "$.params.progress",
-            )
-        pending.last_progress = progress
-        if pending.timeouts.reset_on_progress and pending.timeouts.request is not None:
-            pending.deadline = self._clock() + pending.timeouts.request
-        message = params.get("message")
-        ctx.events.append(
-            ProgressReceived(
-                pending.id, progress, finite(params.get("total")), message if isinstance(message, str) else None
-            )
+    def _on_request(self, msg: Request, ctx: FrameContext) -> None:
+        reply = self._server_requests.receive(
+            msg,
+            ctx,
+            version=self.protocol_version,
+            settled=RECEIVING[self.state].settled,
+            client_capabilities=self.client_capabilities,
         )
-
-    # -- server requests
-
-    def _on_request(self, msg: Request, ctx: _Ctx) -> None:
-        wire_method = msg.method
-        method = NON_STANDARD_ALIASES.get(wire_method, wire_method)
-        if method != wire_method:
-            ctx.diag(
-                DiagnosticCode.NON_STANDARD_METHOD,
-                f"{wire_method} is not a standard MCP method; the spec calls it {method}. Answered as {method}.",
-                Severity.WARNING,
-                "$.method",
-            )
-        if msg.id in self._inbound:
-            ctx.diag(DiagnosticCode.DUPLICATE_RESPONSE, f"request id {msg.id!r} reused while still pending")
-        if method == "ping":
-            self._inbound[msg.id] = InboundRequest(method, wire_method)
-            self.respond(msg.id, {})
-            return
-        if not RECEIVING[self.state].settled:
-            ctx.diag(DiagnosticCode.BEFORE_HANDSHAKE, f"{wire_method} request sent before the handshake completed")
-        version = self.protocol_version
-        if not is_known_server_request(method, version):
-            ctx.diag(
-                DiagnosticCode.UNKNOWN_METHOD,
-                f"{wire_method} is not a request a server may send in MCP {version}",
-                Severity.WARNING,
-            )
-            self._queue_error(msg.id, jsonrpc.METHOD_NOT_FOUND, f"Method not found: {wire_method}", None, wire_method)
-            return
-        cap = client_capability_for(method)
-        if cap is not None and not has_capability(self.client_capabilities, cap):
-            ctx.diag(
-                DiagnosticCode.UNDECLARED_CAPABILITY,
-                f"the server sent {wire_method} although the client did not declare the '{cap}' capability",
-            )
-            self._queue_error(
-                msg.id,
-                jsonrpc.METHOD_NOT_FOUND,
-                f"Method not found: the client did not declare the '{cap}' capability",
-                None,
-                wire_method,
-            )
-            return
-        diags: list[Diagnostic] = []
-        if self._validation is not None:
-            diags = self._validation.validate_server_request(method, version, msg.params)
-            ctx.wire.diagnostics.extend(diags)
-        self._inbound[msg.id] = InboundRequest(method, wire_method)
-        ctx.events.append(RequestReceived(msg.id, method, msg.params, wire_method, tuple(diags)))
+        if isinstance(reply, RefuseNow):
+            self._queue_error(msg.id, reply.code, reply.message, None, msg.method)
+        elif reply is not None:
+            self.respond(msg.id, reply.result)
 
 
 def _creates_task(pending: PendingRequest, result: Any) -> bool:
