@@ -9,7 +9,7 @@ notifications and responses are awaited (the server answers them with 202 at onc
 * an SSE stream: one ``FrameReceived`` per ``message`` event, until the answer to the request arrived;
   if the stream ends before that, it is resumed with ``GET`` + ``Last-Event-ID`` after the server's
   ``retry`` time (never below ``reconnect_floor_ms``, backing off with jitter, within the reconnection
-  budget of ``limits``, see :mod:`inspector.transports.reconnect`; one ``SendFailed`` names the budget
+  budget of ``limits``, see :mod:`inspector.transports.http_streams`; one ``SendFailed`` names the budget
   spent); without an event id to resume from, the request fails; ``abandon`` (the request timed out or was
   cancelled) stops it;
 * 202 for a notification or response; an error status, an HTML page or other content: ``SendFailed`` with
@@ -46,9 +46,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
-import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
 from typing import Final
 
@@ -64,13 +62,19 @@ from inspector.transports.base import (
     SessionExpired,
     TransportClosed,
     TransportError,
+    TransportEvent,
     TransportNote,
     message_of,
 )
+from inspector.transports.http_awaiting import AwaitedRequests
 from inspector.transports.http_base import HttpTransportBase, NoAnswer, StreamEnd
 from inspector.transports.http_common import is_html, limit_breach, mask_url, request_error_message, status_error
+from inspector.transports.http_headers import header_problem as _header_problem
+from inspector.transports.http_headers import shown as _shown
+from inspector.transports.http_headers import unsendable as _unsendable
+from inspector.transports.http_reconnect_budget import ReconnectBudget
+from inspector.transports.http_streams import StreamFollower
 from inspector.transports.jsonpeek import Peek, peek
-from inspector.transports.reconnect import WINDOW_SECONDS, ReconnectWindow, backoff_delay
 from inspector.transports.sse_parser import SseEvent
 
 __all__ = ["StreamableHttpTransport"]
@@ -78,51 +82,10 @@ __all__ = ["StreamableHttpTransport"]
 _ACCEPT_BOTH: Final = "application/json, text/event-stream"
 _FALLBACK_STATUSES: Final = frozenset({400, 404, 405})
 _DELETE_TIMEOUT: Final = 5.0
-_HEADER_VALUE_MAX: Final = 8192
-"""The longest session id or event id sent back as a header: servers commonly refuse longer header lines."""
-_TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-"""An HTTP field name (RFC 9110 token)."""
-_TRANSPORT_OWNED: Final = frozenset(
-    {"accept", "content-type", "content-length", "host", "transfer-encoding", "mcp-session-id", "last-event-id"}
-)
-"""Headers the transport sets itself; a message's own headers may not name them."""
 _CANCELLED: Final = "notifications/cancelled"
 _POST_ERA: ContextVar[Era | None] = ContextVar("inspector_http_post_era", default=None)
 """The era of the POST being answered in this task (set while ``_post`` runs), so that an answer is read by
 the rules it was sent under even if the connection switched eras meanwhile."""
-
-
-def _unsendable(value: str, *, utf8: bool = False) -> str | None:
-    """Why ``value`` (from the server) cannot be sent back as an HTTP header value as it is, or None.
-
-    Refused: control characters (tab apart), DEL, and more than ``_HEADER_VALUE_MAX`` characters; non-ASCII
-    too unless ``utf8`` (then it goes as its UTF-8 bytes)."""
-    if len(value) > _HEADER_VALUE_MAX:
-        return f"it is {len(value)} characters long (more than {_HEADER_VALUE_MAX})"
-    for at, ch in enumerate(value):
-        code = ord(ch)
-        if (code < 0x20 and ch != "\t") or code == 0x7F or 0x80 <= code <= 0x9F:
-            return f"it holds the control character U+{code:04X} at position {at}"
-        if code > 0x7E and not utf8:
-            return f"it holds the non-ASCII character U+{code:04X} at position {at}"
-        if 0xD800 <= code <= 0xDFFF:
-            return f"it holds the lone surrogate U+{code:04X} at position {at}"
-    return None
-
-
-def _header_problem(name: str, value: str) -> str | None:
-    """Why a message's own header cannot be sent, or None."""
-    if not _TOKEN.fullmatch(name):
-        return f"{_shown(name)} is not a valid HTTP header name"
-    if name.lower() in _TRANSPORT_OWNED:
-        return f"{name} is set by the transport itself"
-    problem = _unsendable(value)
-    return None if problem is None else f"the value of {name} cannot be sent as it is: {problem}"
-
-
-def _shown(value: str) -> str:
-    """A server's value in a message: quoted, escaped to ASCII, cut."""
-    return ascii(value if len(value) <= 60 else value[:60] + "...")
 
 
 class StreamableHttpTransport(HttpTransportBase):
@@ -161,26 +124,15 @@ class StreamableHttpTransport(HttpTransportBase):
             limits=limits,
         )
         self._sse_fallback = sse_fallback
-        if max_reconnects is None:
-            self._max_reconnects = max(0, limits.reconnects_per_request)
-            self._max_reconnects_shown = limits.show("reconnects_per_request")
-        else:
-            self._max_reconnects = max(0, max_reconnects)
-            self._max_reconnects_shown = f"max_reconnects = {self._max_reconnects}"
-        self._default_retry = max(0.0, default_retry)
-        self._window = ReconnectWindow(limits.reconnects_per_minute)
-        """Reconnections of every stream of this transport in the last minute."""
-        self._awaiting: dict[asyncio.Task[None], set[MessageId]] = {}
-        """Tasks following a POST's response stream -> the request ids still waiting for their answers."""
-        self._abandoned: set[asyncio.Task[None]] = set()
-        """Of those, the tasks cancelled because every request they waited for ended (``abandon``)."""
+        self._awaited = AwaitedRequests()
+        """Tasks following a request's answer (a response stream, a modern-era POST) -> the ids still waiting."""
+        budget = ReconnectBudget(limits, max_reconnects=max_reconnects, default_retry=default_retry)
+        self._streams = StreamFollower(self, budget, self._awaited)
         self._endpoint_timeout = endpoint_timeout
         self._session_id: str | None = None
         self._protocol_version: str | None = None
         self._want_listen = False
         self._listen_task: asyncio.Task[None] | None = None
-        self._streams: dict[asyncio.Task[None], str | None] = {}
-        """Tasks following an SSE stream -> the session they belong to (cancelled when it expires)."""
         self._established = False
         self._mode_known = asyncio.Event()
         self._mode_known.set()
@@ -269,15 +221,7 @@ class StreamableHttpTransport(HttpTransportBase):
         if self._delegate is not None:
             self._delegate.abandon(request_ids)
             return
-        ended = set(request_ids)
-        if not ended:
-            return
-        for task, awaiting in list(self._awaiting.items()):
-            if awaiting & ended:
-                awaiting -= ended
-                if not awaiting and not task.done():
-                    self._abandoned.add(task)
-                    task.cancel()
+        self._awaited.abandon(request_ids)
 
     async def start(self, sink: EventSink) -> None:
         if self._sink is not None:
@@ -323,7 +267,7 @@ class StreamableHttpTransport(HttpTransportBase):
             return
         if modern:
             task = self._spawn(self._post_cancellable(frame, info, extra), name=f"http-post-{info.method}")
-            self._awaiting[task] = set(info.request_ids)  # abandon() cancels the whole POST
+            self._awaited.track(task, set(info.request_ids))  # abandon() cancels the whole POST
             return
         if self._sse_fallback and not self._established:
             self._mode_known.clear()  # later sends wait until this POST tells what the endpoint speaks
@@ -372,12 +316,11 @@ class StreamableHttpTransport(HttpTransportBase):
         try:
             await self._post(frame, info, extra, era=Era.MODERN)
         except asyncio.CancelledError:
-            if task in self._abandoned and task.uncancel() == 0:
+            if self._awaited.ended_by_abandon(task):
                 return  # every request it carried ended; the closed connection told the server
             raise
         finally:
-            self._awaiting.pop(task, None)
-            self._abandoned.discard(task)
+            self._awaited.forget(task)
 
     async def _post(
         self, frame: bytes, info: Peek, extra: Mapping[str, str] | None = None, *, era: Era | None = None
@@ -469,9 +412,9 @@ class StreamableHttpTransport(HttpTransportBase):
             self._answered(response, started, note="SSE response stream", carried=info.ids)
             self._posted()
             if self._answer_era() is Era.MODERN:
-                await self._stream_once(set(info.request_ids), response, started)
+                await self._streams.read_once(set(info.request_ids), response, started)
             else:
-                await self._follow(sid, set(info.request_ids), response, started)
+                await self._streams.follow(sid, set(info.request_ids), response, started)
             return
         if media == "application/json" or media.endswith("+json"):
             body = await self._read_body(response)
@@ -495,9 +438,9 @@ class StreamableHttpTransport(HttpTransportBase):
         another URL on the same origin becomes the endpoint.
 
         A session id that cannot be sent back as it came (a control or non-ASCII character, more than
-        ``_HEADER_VALUE_MAX`` characters) is refused: the line returned says why, and the request it answered
-        fails with it (the session cannot go on without its id; the spec allows visible ASCII only). One
-        that can (a space inside) is used, with a note."""
+        ``HEADER_VALUE_MAX`` characters, see :mod:`inspector.transports.http_headers`) is refused: the line
+        returned says why, and the request it answered fails with it (the session cannot go on without its
+        id; the spec allows visible ASCII only). One that can (a space inside) is used, with a note."""
         sid = response.headers.get("mcp-session-id")
         if sid is not None:
             problem = _unsendable(sid)
@@ -541,228 +484,21 @@ class StreamableHttpTransport(HttpTransportBase):
             return
         if self._want_listen and self._listen_task is None and not self._closing:
             self._want_listen = False
-            self._listen_task = self._spawn(self._follow(self._session_id, None, None, 0.0), name="http-get-stream")
+            self._listen_task = self._spawn(self._listen(self._session_id), name="http-get-stream")
+
+    async def _listen(self, sid: str | None) -> None:
+        """The stream for server-initiated messages of the session ``sid``, for as long as it lasts."""
+        task = asyncio.current_task()
+        try:
+            await self._streams.follow(sid, None, None, 0.0)
+        finally:
+            if self._listen_task is task:
+                self._listen_task = None
 
     def _fail(self, info: Peek, message: str, error: TransportError | None = None) -> None:
         self._emit(SendFailed(message, info.request_ids, error or TransportError(message)))
 
-    # ------------------------------------------------------------------ SSE streams and resumption
-
-    async def _stream_once(self, awaiting: set[MessageId], response: httpx2.Response, started: float) -> None:
-        """Modern era: read a request's response stream to its answer. Streams cannot be resumed, so one that
-        ends before the answer fails the requests still waiting, with one line (they must be sent again)."""
-        seen, answered, _messages = await self._read_stream(response, started, awaiting, record_cancel=True)
-        if seen.breach is not None:
-            return  # the stream broke a limit: its requests failed with the limit's line
-        task = asyncio.current_task()
-        registered = self._awaiting.get(task) if task is not None else None
-        left = (registered if registered is not None else awaiting) - answered  # abandon() removed its ids
-        if not left:
-            return
-        if seen.error is not None:
-            how = f"broke before the answer arrived ({seen.error})"
-        else:
-            how = "was closed by the server before the answer arrived"
-        self._fail_ids(
-            left, f"the response stream {how}; 2026-07-28 streams cannot be resumed: the request must be sent again"
-        )
-
-    async def _follow(
-        self, sid: str | None, awaiting: set[MessageId] | None, response: httpx2.Response | None, started: float
-    ) -> None:
-        """Read a stream, and resume it (GET + Last-Event-ID) while it breaks early. ``awaiting``: the request
-        ids whose answers end a POST's stream (None: the GET stream for server-initiated messages, followed
-        until the transport closes or the session ends).
-
-        Each reconnection waits (:meth:`_reconnect_delay`) and is counted against the budget: attempts since
-        this stream last delivered a JSON-RPC message (``reconnects_per_request``; an empty or priming event
-        is no progress) and attempts of the whole transport in the last minute (``reconnects_per_minute``).
-        When one is used up the stream is given up with one SendFailed (the awaited ids) or one TransportNote
-        (the listening stream). ``abandon`` ends the task quietly when every awaited request ended."""
-        task = asyncio.current_task()
-        assert task is not None
-        self._streams[task] = sid
-        if awaiting is not None:
-            self._awaiting[task] = awaiting
-        last_id: str | None = None
-        retry: int | None = None
-        attempts = 0  # reconnections since the stream last delivered a JSON-RPC message
-        progressed = False
-        initial = response is None  # the listening stream's first GET is an opening, not a reconnection
-        try:
-            while True:
-                if response is not None:
-                    seen, answered, messages = await self._read_stream(response, started, awaiting)
-                    if seen.breach is not None:
-                        return  # the stream broke a limit (already said); resuming would replay the same
-                    last_id = seen.last_event_id or last_id
-                    retry = seen.retry if seen.retry is not None else retry
-                    if messages:
-                        attempts = 0
-                        progressed = True
-                    if awaiting is not None:
-                        awaiting -= answered
-                        if not awaiting:
-                            return
-                        if not last_id:
-                            message = "the server closed the response stream before answering (no event id to resume)"
-                            self._fail_ids(awaiting, message)
-                            return
-                if self._closing or self._session_id != sid:
-                    return  # the session is gone: the connection deals with what was still pending
-                if not initial:
-                    attempts += 1
-                    if attempts > self._max_reconnects:
-                        self._give_up(awaiting, self._per_stream_spent(attempts - 1, awaiting, progressed), retry)
-                        return
-                    await asyncio.sleep(self._reconnect_delay(attempts, retry))
-                    if self._closing or self._session_id != sid:
-                        return
-                    now = asyncio.get_running_loop().time()
-                    if not self._window.take(now):
-                        self._give_up(awaiting, self._per_minute_spent(self._window.used(now)), retry)
-                        return
-                initial = False
-                response, started, stop = await self._reopen(sid, last_id, awaiting)
-                if stop:
-                    return
-        except asyncio.CancelledError:
-            if task in self._abandoned and task.uncancel() == 0:
-                return  # every request it waited for ended (abandon); nothing more to say about them
-            raise
-        finally:
-            self._streams.pop(task, None)
-            self._awaiting.pop(task, None)
-            self._abandoned.discard(task)
-            if self._listen_task is task:
-                self._listen_task = None
-
-    def _reconnect_delay(self, attempt: int, retry: int | None) -> float:
-        """Seconds to wait before reconnection ``attempt`` (1: the first since the last progress)."""
-        limits = self._limits
-        start = retry if retry is not None else self._default_retry * 1000
-        return backoff_delay(attempt, start, limits.reconnect_floor_ms, limits.reconnect_cap_ms, random.random())
-
-    def _per_stream_spent(self, attempts: int, awaiting: set[MessageId] | None, progressed: bool) -> str:
-        shown = self._max_reconnects_shown
-        if awaiting is None:
-            return (
-                f"gave up re-opening the stream for server-initiated messages: {attempts} attempts in a row"
-                f" without a message (limit {shown})"
-            )
-        in_a_row = " in a row without a message" if progressed else ""
-        return f"gave up resuming the response stream: {attempts} attempts for this request{in_a_row} (limit {shown})"
-
-    def _per_minute_spent(self, used: int) -> str:
-        return (
-            f"gave up reconnecting: {used} reconnections on this connection in the last {WINDOW_SECONDS:g} s"
-            f" (limit {self._limits.show('reconnects_per_minute')})"
-        )
-
-    def _give_up(self, awaiting: set[MessageId] | None, message: str, retry: int | None) -> None:
-        """The budget is spent: one line for the whole stream."""
-        if retry is not None:
-            message += f"; the server asked to retry after {retry} ms"
-        if awaiting is not None:
-            self._fail_ids(awaiting, message)
-        else:
-            self._emit(TransportNote(message))
-
-    async def _reopen(
-        self, sid: str | None, last_id: str | None, awaiting: set[MessageId] | None
-    ) -> tuple[httpx2.Response | None, float, bool]:
-        """GET the stream (again), with Last-Event-ID when there is one: (response, sent at, stop)."""
-        headers = self._mcp_headers(sid, accept="text/event-stream")
-        sent: dict[str, str] | dict[bytes, bytes] = headers
-        if last_id:
-            problem = _unsendable(last_id, utf8=True)
-            if problem is None and last_id.isascii():
-                headers["Last-Event-ID"] = last_id
-            elif problem is None:  # as its UTF-8 bytes, what a browser's EventSource sends
-                sent = {name.encode(): value.encode() for name, value in headers.items()}
-                sent[b"Last-Event-ID"] = last_id.encode("utf-8")
-            else:
-                why = f"the server's event id {_shown(last_id)} cannot be sent back as Last-Event-ID: {problem}"
-                if awaiting is not None:
-                    self._fail_ids(awaiting, f"cannot resume the response stream: {why}")
-                    return None, 0.0, True
-                self._emit(TransportNote(f"re-opening the stream for server-initiated messages from now: {why}"))
-        try:
-            response, started = await self._request("GET", self._url, sent)
-        except NoAnswer:
-            return None, 0.0, False
-        status = response.status_code
-        media = response.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        if status == 200 and media == "text/event-stream":
-            note = f"resuming after event {last_id}" if last_id else "stream for server-initiated messages"
-            self._answered(response, started, note=note)
-            return response, started, False
-        body = await self._read_head(response)
-        if status == 404 and sid is not None:
-            self._answered(response, started, note="session expired")
-            self._expire(sid, None)
-            return None, 0.0, True
-        if status == 405 and awaiting is None:
-            self._answered(response, started, note="the server offers no stream for server-initiated messages")
-            return None, 0.0, True
-        error = status_error(response, body)
-        self._answered(response, started, note=str(error))
-        if status >= 500:
-            return None, 0.0, False
-        if awaiting is not None:
-            self._fail_ids(awaiting, f"cannot resume the response stream: {error}", error)
-        else:
-            self._emit(TransportNote(f"no stream for server-initiated messages: {error}"))
-        return None, 0.0, True
-
-    async def _read_stream(
-        self,
-        response: httpx2.Response,
-        started: float,
-        awaiting: set[MessageId] | None,
-        *,
-        record_cancel: bool = False,
-    ) -> tuple[StreamEnd, set[MessageId], int]:
-        """Hand the stream's messages on until the answers awaited arrived; which of them did, and how many
-        JSON-RPC messages the stream delivered (what counts as progress for the reconnection budget)."""
-        answered: set[MessageId] = set()
-        carried: list[MessageId] = []
-        messages = 0
-
-        def on_event(event: SseEvent) -> bool:
-            nonlocal messages
-            if event.event != "message":
-                self._emit(TransportNote(f"ignored an SSE event of type {event.event!r}"))
-            elif event.data:  # an empty one primes the stream: only its id matters
-                frame = event.data.encode("utf-8")
-                found = peek(frame)
-                carried.extend(found.ids)
-                if found.kind != "other":
-                    messages += 1
-                if found.kind == "response" and awaiting:
-                    answered.update(i for i in found.ids if i in awaiting)
-                self._emit(FrameReceived(frame))
-            return awaiting is not None and bool(awaiting) and answered >= awaiting
-
-        end = await self._read_sse(
-            response, started, on_event, carried=lambda: tuple(carried), done_note="stream done: the answer arrived",
-            record_cancel=record_cancel,
-        )  # fmt: skip
-        if end.breach is not None:  # the stream broke a limit: it ends with the limit's line; a POST's stream
-            # is not resumed (its ids fail, and count as done); the GET stream's end is for _follow to honour
-            if awaiting is not None:
-                unanswered = awaiting - answered
-                if unanswered:
-                    error = TransportError(str(end.breach))
-                    error.__cause__ = end.breach
-                    self._fail_ids(unanswered, str(end.breach), error)
-                    answered |= unanswered
-            else:
-                self._emit(TransportNote(f"the stream for server-initiated messages ended: {end.breach}"))
-        return end, answered, messages
-
-    def _fail_ids(self, ids: Collection[MessageId], message: str, error: TransportError | None = None) -> None:
-        self._emit(SendFailed(message, tuple(ids), error or TransportError(message)))
+    # ------------------------------------------------------------------ session expiry
 
     def _expire(self, sid: str, frame: bytes | None) -> None:
         if self._session_id == sid:
@@ -770,11 +506,45 @@ class StreamableHttpTransport(HttpTransportBase):
             self._protocol_version = None
             self._want_listen = False
             self._listen_task = None
-            current = asyncio.current_task()
-            for task, owner in list(self._streams.items()):
-                if owner == sid and task is not current:
-                    task.cancel()
+            self._streams.cancel_session(sid)
         self._emit(SessionExpired(sid, (frame,) if frame is not None else ()))
+
+    # ------------------------------------------------------------------ the streams' host (StreamHost)
+
+    def emit(self, event: TransportEvent) -> None:
+        self._emit(event)
+
+    def session_alive(self, sid: str | None) -> bool:
+        return not self._closing and self._session_id == sid
+
+    def stream_headers(self, sid: str | None) -> dict[str, str]:
+        return self._mcp_headers(sid, accept="text/event-stream")
+
+    def expire(self, sid: str) -> None:
+        self._expire(sid, None)
+
+    async def get_stream(self, headers: Mapping[str, str] | Mapping[bytes, bytes]) -> tuple[httpx2.Response, float]:
+        return await self._request("GET", self._url, headers)
+
+    def record_answer(self, response: httpx2.Response, started: float, *, note: str = "") -> None:
+        self._answered(response, started, note=note)
+
+    async def read_head(self, response: httpx2.Response) -> bytes:
+        return await self._read_head(response)
+
+    async def read_events(
+        self,
+        response: httpx2.Response,
+        started: float,
+        on_event: Callable[[SseEvent], bool],
+        *,
+        carried: Callable[[], tuple[MessageId, ...]],
+        done_note: str,
+        record_cancel: bool,
+    ) -> StreamEnd:
+        return await self._read_sse(
+            response, started, on_event, carried=carried, done_note=done_note, record_cancel=record_cancel
+        )
 
     # ------------------------------------------------------------------ fallback and closing
 
