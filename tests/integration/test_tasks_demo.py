@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from asynckit import run
+from taskkit import statuses, with_connection
 
 from inspector.client.connection import Connection
 from inspector.client.handlers import HeadlessHandlers, RequestInfo, current_request
@@ -55,20 +55,7 @@ def connection(era: str, **kwargs: Any) -> Connection:
 
 
 def with_conn(era: str, body: Callable[[Connection], Awaitable[Any]], **kwargs: Any) -> Any:
-    async def main() -> Any:
-        async with connection(era, **kwargs) as conn:
-            return await body(conn)
-
-    return run(main, timeout=60)
-
-
-def statuses(updates: list[TaskUpdate]) -> list[str]:
-    out: list[str] = []
-    for update in updates:
-        status = update.task.status
-        if status is not None and (not out or out[-1] != status):
-            out.append(status)
-    return out
+    return with_connection(lambda: connection(era, **kwargs), body)
 
 
 async def tools(conn: Connection) -> dict[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import nodetools
 import pytest
-from asynckit import run
+from taskkit import statuses, with_connection
 
 from inspector.client.connection import Connection
 from inspector.client.handlers import HeadlessHandlers
@@ -43,20 +43,7 @@ def connection(**kwargs: Any) -> Connection:
 
 
 def with_conn(body: Callable[[Connection], Awaitable[Any]], **kwargs: Any) -> Any:
-    async def main() -> Any:
-        async with connection(**kwargs) as conn:
-            return await body(conn)
-
-    return run(main, timeout=60)
-
-
-def statuses(updates: list[TaskUpdate]) -> list[str]:
-    out: list[str] = []
-    for update in updates:
-        status = update.task.status
-        if status is not None and (not out or out[-1] != status):
-            out.append(status)
-    return out
+    return with_connection(lambda: connection(**kwargs), body)
 
 
 def research_tool(tools: dict[str, Any]) -> dict[str, Any]:

@@ -43,7 +43,6 @@ replays the rest of that stream. Knobs (attributes, change them any time):
 
 from __future__ import annotations
 
-import http.server
 import itertools
 import json
 import ssl
@@ -52,6 +51,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
+
+from servers.httpkit import HandlerBase, QuietServer
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MAX_STREAM_SECONDS = 30.0
@@ -102,7 +103,7 @@ class MisbehavingHttpServer:
         class Handler(_Handler):
             server_state = outer
 
-        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         if tls is not None:
             self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True, do_handshake_on_connect=False)
@@ -140,69 +141,17 @@ class MisbehavingHttpServer:
         return [(r.json() or {}).get("method") for r in self.seen("POST", "/mcp")]
 
 
-class _QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:  # e.g. a TLS handshake the client refused
-        pass
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
+class _Handler(HandlerBase):
     server_state: MisbehavingHttpServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
 
     # ------------------------------------------------------------------ plumbing
 
     def _record(self) -> Seen:
-        length = int(self.headers.get("content-length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self._read_body()
         seen = Seen(self.command, self.path.split("?", 1)[0], {k.lower(): v for k, v in self.headers.items()}, body)
         with self.server_state.lock:
             self.server_state.requests.append(seen)
         return seen
-
-    def _send(self, status: int, body: bytes = b"", content_type: str | None = None, **headers: str) -> None:
-        self.send_response(status)
-        if content_type:
-            self.send_header("Content-Type", content_type)
-        for name, value in headers.items():
-            self.send_header(name.replace("_", "-"), value)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
-        self.close_connection = True
-
-    def _json(self, status: int, value: Any, **headers: str) -> None:
-        self._send(status, json.dumps(value).encode(), "application/json", **headers)
-
-    def _start_stream(self, **headers: str) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.send_header("Connection", "close")
-        for name, value in headers.items():
-            self.send_header(name.replace("_", "-"), value)
-        self.end_headers()
-        self.close_connection = True
-
-    def _chunk(self, text: str) -> bool:
-        data = text.encode()
-        try:
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            self.wfile.flush()
-        except OSError:
-            return False
-        return True
-
-    def _end_stream(self) -> None:
-        try:
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
-        except OSError:
-            pass
 
     def _drop(self) -> None:
         """Close the connection in the middle of the chunked body."""

@@ -28,7 +28,6 @@ client closed (seen by the server as the connection's end).
 
 from __future__ import annotations
 
-import http.server
 import json
 import select
 import socket
@@ -36,6 +35,8 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any
+
+from servers.httpkit import HandlerBase, QuietServer
 
 __all__ = ["ModernHttpServer", "Seen"]
 
@@ -73,7 +74,7 @@ class ModernHttpServer:
         class Handler(_Handler):
             server_state = outer
 
-        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        self._httpd = QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 
@@ -98,67 +99,23 @@ class ModernHttpServer:
         return [(r.json() or {}).get("method") for r in self.seen("POST")]
 
 
-class _QuietServer(http.server.ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
+class _Handler(HandlerBase):
     server_state: ModernHttpServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
 
     # ------------------------------------------------------------------ plumbing
 
     def _record(self) -> Seen:
-        length = int(self.headers.get("content-length") or 0)
-        body = self.rfile.read(length) if length else b""
+        body = self._read_body()
         pairs = [(name.lower(), value) for name, value in self.headers.items()]
         seen = Seen(self.command, self.path.split("?", 1)[0], pairs, body)
         with self.server_state.lock:
             self.server_state.requests.append(seen)
         return seen
 
-    def _common_headers(self) -> None:
+    def _extra_headers(self) -> None:
         sid = self.server_state.session_id
         if sid is not None:
             self.send_header("Mcp-Session-Id", sid)
-        self.send_header("Connection", "close")
-
-    def _send(self, status: int, body: bytes = b"", content_type: str | None = None, **headers: str) -> None:
-        self.send_response(status)
-        if content_type:
-            self.send_header("Content-Type", content_type)
-        for name, value in headers.items():
-            self.send_header(name.replace("_", "-"), value)
-        self.send_header("Content-Length", str(len(body)))
-        self._common_headers()
-        self.end_headers()
-        self.wfile.write(body)
-        self.close_connection = True
-
-    def _json(self, status: int, value: Any) -> None:
-        self._send(status, json.dumps(value).encode(), "application/json")
-
-    def _start_stream(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("Transfer-Encoding", "chunked")
-        self._common_headers()
-        self.end_headers()
-        self.close_connection = True
-
-    def _chunk(self, text: str) -> bool:
-        data = text.encode()
-        try:
-            self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
-            self.wfile.flush()
-        except OSError:
-            return False
-        return True
 
     def _event(self, event_id: str, message: dict[str, Any]) -> bool:
         return self._chunk(f"id: {event_id}\nevent: message\ndata: {json.dumps(message)}\n\n")
