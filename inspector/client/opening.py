@@ -63,8 +63,7 @@ def choose_era(protocol_version: str, protocol_era: EraChoice | str) -> tuple[Er
         return choice, protocol_version
     if choice is EraChoice.LEGACY:
         raise ValueError(f"protocol version {protocol_version} is not a handshake-era (legacy) version")
-    choice = EraChoice.MODERN if choice is EraChoice.MODERN or protocol_era == EraChoice.AUTO else choice
-    return choice, DEFAULT_VERSION
+    return EraChoice.MODERN, DEFAULT_VERSION
 
 
 class OpeningHost(Protocol):
@@ -144,7 +143,7 @@ class Opening:
                 raise ConnectFailed(host.lost_reason(host.closed_event)) from None
             # what the probe found wrong is not the server's fault: its era has no server/discover
             answer = self._discover_findings
-            host.diagnostics = [_as_probe_finding(d) if id(d) in answer else d for d in host.diagnostics]
+            host.diagnostics[:] = [_as_probe_finding(d) if id(d) in answer else d for d in host.diagnostics]
             host.note(f"server/discover {exc}; trying initialize (handshake era)")
             self.era = Era.HANDSHAKE
             host.session = host.new_session()
@@ -225,8 +224,8 @@ class Opening:
                     host.session = host.new_session()
                     return await self._open(era, timeout=timeout, fallible=False, retried=True)
             if fallible and exc.code not in MODERN_ERRORS:  # a modern error says: a modern server; no fallback
-                what = "was refused" if exc.code is not None else "got an answer that is not a 2026-07-28 one"
-                raise _NotModern(f"{what} ({message_of(exc)})") from None
+                how = "was refused" if exc.code is not None else "got an answer that is not a 2026-07-28 one"
+                raise _NotModern(f"{how} ({message_of(exc)})") from None
             await self._abort()
             raise ConnectFailed(_explain_refusal(exc), exc.code, exc.data) from None
         except (RemoteError, InvalidResponse) as exc:
