@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from asynckit import run
 
 from inspector.protocol.limits import DEFAULT_LIMITS
 from inspector.transports.base import MessageId
 from inspector.transports.http_awaiting import AwaitedRequests
 from inspector.transports.http_reconnect_budget import ReconnectBudget
-from tests.asynckit import run
 
 
 def test_abandon_cancels_a_task_only_when_every_request_it_waits_for_ended() -> None:
