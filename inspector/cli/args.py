@@ -145,7 +145,8 @@ class CliOptions:
     log_level: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
-    format: Literal["text", "json"] = "text"
+    format: Literal["text", "json", "human"] = "text"
+    """text: the result as pretty JSON (official); json: one {"result": ...} line; human: our readable summary."""
     config: str | None = None
     server: str | None = None
     demo: bool = False
@@ -158,6 +159,44 @@ class CliOptions:
     strict: bool = False
     limits: Limits = DEFAULT_LIMITS
     """``--limit NAME=VALUE``: the bounds on what is read from the server (inspector.protocol.limits)."""
+    # --- output (official meaning) ---
+    quiet: bool = False
+    """``-q``/``--quiet``: only the result payload on stdout (or the error envelope on stderr)."""
+    output_path: str | None = None
+    """``--output PATH``: write the result there instead of stdout."""
+    output_format: Literal["json", "raw"] = "json"
+    """``--output-format``: json (the whole result, pretty) or raw (text joined / one binary block's bytes)."""
+    # --- connection (official meaning) ---
+    connect_timeout: float | None = None
+    """``--connect-timeout MS`` in seconds; None: no connect timeout (0 given); default 15 s (ad-hoc targets)."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """``--metadata k=v``: JSON-parsed values merged into ``params._meta`` of every request."""
+    tool_metadata: dict[str, Any] = field(default_factory=dict)
+    """``--tool-metadata k=v``: tools/call only, merged over ``metadata``."""
+    load_duration: float | None = None
+    """``--load-duration SEC``: stop starting calls after this long (default 10 when --load-requests unset)."""
+    load_rate: float | None = None
+    """``--load-rate N``: start at most N calls per second (None: unlimited)."""
+    # --- catalog and config files (official meaning) ---
+    catalog: str | None = None
+    """``--catalog PATH``: the writable catalog (None: $MCP_CATALOG_PATH or ~/.mcp-inspector/mcp.json)."""
+    rename: str | None = None
+    """``--rename NAME``: new entry name (servers/edit)."""
+    client_config: str | None = None
+    """``--client-config PATH`` (None: $MCP_CLIENT_CONFIG_PATH or ~/.mcp-inspector/storage/client.json)."""
+    # --- stored OAuth (official meaning) ---
+    callback_url: str | None = None
+    """``--callback-url URL`` (loopback only; None: $MCP_OAUTH_CALLBACK_URL or http://127.0.0.1:6276/oauth/callback)."""
+    use_stored_auth: bool = False
+    stored_auth_only: bool = False
+    wait_for_auth: float | None = None
+    """``--wait-for-auth SEC``."""
+    relogin: bool = False
+    no_revoke: bool = False
+    list_stored_auth: bool = False
+    print_handoff: bool = False
+    completion: str | None = None
+    """``--completion bash|zsh|fish``."""
 
 
 class _Parser(argparse.ArgumentParser):
