@@ -15,20 +15,13 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from inspector.cli.parser import LOG_LEVELS, ONE_SHOT_METHODS
+
 __all__ = ["CLI_METHODS", "CliCommand", "cli_command"]
 
-CLI_METHODS: Final = (
-    "ping",
-    "tools/list",
-    "tools/call",
-    "resources/list",
-    "resources/read",
-    "resources/templates/list",
-    "prompts/list",
-    "prompts/get",
-    "logging/setLevel",
-)
-_LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+CLI_METHODS: Final = ONE_SHOT_METHODS
+"""The methods ``mcp-inspect --cli --method`` runs against a server (inspector.cli.parser)."""
+_LOG_LEVELS: Final = LOG_LEVELS
 _LIST_METHODS: Final = ("tools/list", "resources/list", "resources/templates/list", "prompts/list")
 _PLACEHOLDER: Final = "SERVER-COMMAND"
 
