@@ -1,4 +1,4 @@
-"""Exit codes of ``mcp-inspect --cli`` (documented in ``--help``)."""
+"""Exit codes of ``mcp-inspect --cli``: the official inspector CLI's, with the same meaning (in ``--help``)."""
 
 from __future__ import annotations
 
@@ -8,30 +8,39 @@ __all__ = ["EXIT_CODES_HELP", "ExitCode"]
 
 
 class ExitCode(IntEnum):
-    """What the process exit status means. Stable: scripts depend on these numbers."""
+    """What the process exit status means. Stable: scripts depend on these numbers (the official CLI's)."""
 
     SUCCESS = 0
     """The method succeeded."""
-    CONNECTION = 1
-    """Connection failure: spawn failed, handshake failed, server crashed or closed, timeout, internal error."""
-    PROTOCOL_ERROR = 2
-    """The server answered with a JSON-RPC error response."""
-    TOOL_ERROR = 3
-    """tools/call returned a result with ``isError: true``."""
-    USAGE = 4
-    """Invalid command line, config file or arguments."""
-    VIOLATION = 5
-    """``--strict`` and the server violated the protocol."""
+    ERROR = 1
+    """Anything else: invalid usage, a JSON-RPC error response, a server that would not start or went away,
+    an internal error, a feature not available yet."""
+    NO_APP = 2
+    """(MCP Apps, not built yet) the tool has no app."""
+    AUTH_REQUIRED = 3
+    """The server requires authorization and none was obtained (401/403, no stored token with --stored-auth-only)."""
+    UNREACHABLE = 4
+    """The server could not be reached (connection refused, DNS, connect timeout)."""
+    TOOL_ERROR = 5
+    """tools/call returned ``isError: true``, or the tool does not exist."""
+    STRICT = 6
+    """``--strict`` found an error-severity problem: an unportable tool schema or a protocol violation."""
+    SKILL_NONCONFORMANT = 7
+    """(Skills, not built yet)."""
+    SKILL_INCOMPLETE = 8
+    """(Skills, not built yet)."""
+    SKILL_UNVERIFIABLE = 9
+    """(Skills, not built yet)."""
     INTERRUPTED = 130
     """Interrupted by Ctrl-C."""
 
 
 EXIT_CODES_HELP = """\
-exit codes:
+exit codes (as the official inspector CLI):
   0  success
-  1  connection failure (spawn failed, handshake failed, server crashed, timeout)
-  2  protocol error response (the server answered with a JSON-RPC error)
-  3  tool result with isError: true
-  4  invalid usage
-  5  protocol violation (with --strict or --probe)
+  1  error: invalid usage, a JSON-RPC error response, the server would not start or went away, internal error
+  3  authorization required and not obtained
+  4  server unreachable (connection refused, DNS, connect timeout)
+  5  tool error: a result with isError: true, or an unknown tool
+  6  --strict found problems (unportable tool schemas, protocol violations)
   130 interrupted"""

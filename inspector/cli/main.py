@@ -1,8 +1,9 @@
 """Entry point of ``mcp-inspect --cli``: parse, run, and turn every outcome into one line and an exit code.
 
-Nothing a server does may end in a Python traceback: every failure is one clear line on stderr
-(one ``{"error": ...}`` object with ``--format json``). Unexpected internal errors too, unless
-``MCP_INSPECT_DEBUG=1`` asks for the traceback. Ctrl-C exits 130 quietly.
+Nothing a server does may end in a Python traceback: every failure is one ``{"error": {...}}`` line on
+stderr (as the official CLI; one ``error: ...`` line with ``--format human``) and an exit code
+(:mod:`inspector.cli.exitcodes`). Unexpected internal errors too, unless ``MCP_INSPECT_DEBUG=1`` asks for the
+traceback. Ctrl-C exits 130 quietly.
 
 Imports are lazy: ``--help`` and usage errors never load the engine, only ``--load`` loads the load
 runner, only ``--probe`` the probe, and only URL targets load HTTP (httpx2) and OAuth.
@@ -89,19 +90,20 @@ async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, ov
 def _execute(opts: CliOptions, overview: bool) -> int:
     import asyncio
 
-    from inspector.cli.config import resolve_server
+    from inspector.cli.config import prepare_server
     from inspector.cli.output import Reporter
 
-    spec = None
-    if opts.url is None:
-        spec = resolve_server(
-            target=opts.target, config=opts.config, server=opts.server, demo=opts.demo, env=opts.env, cwd=opts.cwd
-        )
-    return asyncio.run(_run(opts, spec, Reporter(format=opts.format), overview))
+    spec = prepare_server(opts)  # (a named HTTP server sets opts.url and its settings)
+    return asyncio.run(_run(opts, spec, Reporter(format=opts.format, quiet=opts.quiet), overview))
 
 
 def _guarded(opts: CliOptions, fmt: str, overview: bool = False) -> int:
     try:
+        from inspector.cli.offline import run_offline
+
+        offline = run_offline(opts)
+        if offline is not None:
+            return offline
         return _execute(opts, overview)
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
@@ -110,7 +112,7 @@ def _guarded(opts: CliOptions, fmt: str, overview: bool = False) -> int:
         return failure.exit_code
     except BrokenPipeError:
         _quiet_stdout()
-        return ExitCode.CONNECTION
+        return ExitCode.ERROR
     except Exception as exc:
         if _debug():
             import traceback
@@ -119,7 +121,7 @@ def _guarded(opts: CliOptions, fmt: str, overview: bool = False) -> int:
         detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         hint = "" if _debug() else f" (set {DEBUG_ENV}=1 for the traceback)"
         _report(CliFailure("internal", f"internal error: {detail}{hint}"), fmt, sys.stderr)
-        return ExitCode.CONNECTION
+        return ExitCode.ERROR
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,11 +135,22 @@ def main(argv: list[str] | None = None) -> int:
         return ExitCode.SUCCESS
     except UsageError as failure:
         _report(failure, fmt, sys.stderr)
-        return ExitCode.USAGE
+        return failure.exit_code
+    if opts.passed_to_server and not opts.quiet and opts.format != "json":
+        from inspector.cli.terminal import escape_line
+
+        passed = ", ".join(opts.passed_to_server)
+        sys.stderr.write(
+            escape_line(
+                f"note: passing {passed} to the server: not an option of mcp-inspect (server options after '--' "
+                "pass without this note)"
+            )
+            + "\n"
+        )
     return _guarded(opts, opts.format)
 
 
 def demo_overview(timeout: float = 60.0) -> int:
-    """List the bundled demo server's tools, resources and prompts in text form."""
-    opts = CliOptions(demo=True, method="tools/list", timeout=timeout)
-    return _guarded(opts, "text", overview=True)
+    """List the bundled demo server's tools, resources and prompts in readable form."""
+    opts = CliOptions(demo=True, method="tools/list", timeout=timeout, format="human")
+    return _guarded(opts, "human", overview=True)

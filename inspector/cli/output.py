@@ -1,4 +1,4 @@
-"""What the CLI prints: JSON documents for scripts, a readable rendering for people.
+"""What the CLI prints: JSON documents (the default, as the official CLI), a readable rendering for people.
 
 Rendering never fails on a malformed result (servers send anything): whatever the readable
 renderer cannot handle is printed as pretty JSON instead. Nothing a server sent reaches the terminal raw:
@@ -38,8 +38,8 @@ _JSON_DIAGNOSTICS_MAX: Final = 500
 
 
 def dump_json(value: Any) -> str:
-    """Compact JSON on one line (results may be huge; indentation would only make them bigger), terminal-safe."""
-    return escape_json(json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr))
+    """Compact JSON on one line, without spaces, as the official CLI prints it (results may be huge), terminal-safe."""
+    return escape_json(json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr, separators=(",", ":")))
 
 
 def pretty_json(value: Any) -> str:
@@ -53,12 +53,12 @@ def result_document(result: Any) -> str:
 
 
 def error_document(error: Mapping[str, Any]) -> str:
-    """The one JSON object printed on stderr with ``--format json`` when the run failed."""
+    """The one JSON object printed on stderr when the run failed (text and json formats)."""
     return dump_json({"error": dict(error)})
 
 
 def violation_lines(diagnostics: Sequence[Any], limit: int = 50) -> list[str]:
-    """One line per diagnostic, for ``--strict`` in text format (at most ``limit``, then a count)."""
+    """One line per diagnostic, for ``--strict`` in human format (at most ``limit``, then a count)."""
     lines = [f"  {escape_line(str(diagnostic))}" for diagnostic in diagnostics[:limit]]
     if len(diagnostics) > limit:
         lines.append(f"  ... and {len(diagnostics) - limit} more")
@@ -233,6 +233,23 @@ def _render_prompt(result: Mapping[str, Any]) -> str:
     return "\n".join(lines) if lines else "(no messages)"
 
 
+def _render_initialize(result: Mapping[str, Any]) -> str:
+    info = result.get("serverInfo")
+    info = info if isinstance(info, Mapping) else {}
+    name = _field(info.get("title") or info.get("name") or "?")
+    version = _field(info.get("version", "?"))
+    era = f", {_field(result['era'])} era" if "era" in result else ""
+    lines = [f"{name} {version} (protocol {_field(result.get('protocolVersion', '?'))}{era})"]
+    caps = result.get("capabilities")
+    if isinstance(caps, Mapping):
+        lines.append("capabilities: " + (", ".join(_field(key) for key in caps) or "none"))
+    instructions = result.get("instructions")
+    if isinstance(instructions, str) and instructions.strip():
+        lines.append("instructions:")
+        lines.extend(f"  {line}" for line in instructions.strip().splitlines())
+    return "\n".join(lines)
+
+
 def _render_empty(result: Mapping[str, Any]) -> str:
     return "ok" if not result else pretty_json(result)
 
@@ -245,6 +262,7 @@ _RENDERERS: Final[dict[str, Callable[[Mapping[str, Any]], str]]] = {
     "tools/call": _render_tool_result,
     "resources/read": _render_read,
     "prompts/get": _render_prompt,
+    "initialize": _render_initialize,
     "ping": _render_empty,
     "logging/setLevel": _render_empty,
 }
@@ -266,33 +284,65 @@ def render_text(method: str, result: Any) -> str:
 
 @dataclass(slots=True)
 class Reporter:
-    """Where output goes, in which format. Every line goes through :mod:`inspector.cli.terminal`."""
+    """Where output goes, in which format. Every line goes through :mod:`inspector.cli.terminal`.
+
+    ``text`` (the default, as the official CLI): the result as pretty JSON on stdout, failures as one
+    ``{"error": ...}`` line on stderr. ``json``: one ``{"result": ...}`` line on stdout, the same failure line.
+    ``human``: our readable summary, failures as one ``error: ...`` line. ``quiet``: nothing but the result
+    (or the failure) -- no warnings, status lines or server stderr.
+    """
 
     format: str = "text"
     out: TextIO = field(default_factory=lambda: sys.stdout)
     err: TextIO = field(default_factory=lambda: sys.stderr)
+    quiet: bool = False
+
+    @property
+    def chatty(self) -> bool:
+        """Whether advisory lines (warnings, notes) go to stderr: not with --quiet, not with --format json."""
+        return not self.quiet and self.format != "json"
 
     def warn(self, message: str) -> None:
-        """A warning line; only in text format (with --format json stderr carries only the error object)."""
-        if self.format == "text":
+        """A warning line on stderr (text and human formats, not with --quiet)."""
+        if self.chatty:
             write(self.err, f"warning: {escape_line(message)}\n")
 
+    def status(self, line: str) -> None:
+        """A progress line of our own on stderr (``task ...: working``): human format only, not with --quiet."""
+        if self.format == "human" and not self.quiet:
+            write(self.err, escape_line(line) + "\n")
+
+    def server_stderr(self, line: str) -> None:
+        """A line the stdio server wrote on its stderr, passed through (as the official CLI), unless --quiet."""
+        if not self.quiet:
+            write(self.err, escape_line(line.rstrip("\r\n")) + "\n")
+
     def text(self, text: str) -> None:
-        """Text of our own that may hold a server's strings (text format only)."""
+        """Text of our own that may hold a server's strings (human format)."""
         write(self.out, escape_text(text))
 
     def result(self, method: str, result: Any) -> None:
         if self.format == "json":
             write(self.out, result_document(result) + "\n", json=True)
-        else:
+        elif self.format == "human":
             write(self.out, render_text(method, result) + "\n")
+        else:
+            write(self.out, pretty_json(result) + "\n", json=True)
+
+    def wrote(self, written: Mapping[str, Any], extras: Mapping[str, Any] | None = None) -> None:
+        """``--output``: ``{"output": {...}, **extras}`` on stdout with --format json, else one line on stderr."""
+        if self.format == "json":
+            write(self.out, dump_json({"output": dict(written), **(extras or {})}) + "\n", json=True)
+        elif not self.quiet:
+            line = f"Wrote {written['bytes']} bytes ({written['format']}) to {written['path']}"
+            write(self.err, escape_line(line) + "\n")
 
     def raw_json(self, value: Any) -> None:
-        """Print a JSON value as is in text format, wrapped as ``{"result": ...}`` in json format."""
+        """Print a JSON value as is (pretty), wrapped as ``{"result": ...}`` in json format."""
         write(self.out, (result_document(value) if self.format == "json" else pretty_json(value)) + "\n", json=True)
 
     def document(self, value: Any) -> None:
-        """One JSON document on stdout (the probe report): indented in text format, one line in json."""
+        """One JSON document on stdout (the probe report): indented, or on one line in json format."""
         write(self.out, (dump_json(value) if self.format == "json" else pretty_json(value)) + "\n", json=True)
 
     def failure(self, failure: CliFailure) -> None:
@@ -302,17 +352,19 @@ class Reporter:
         """The --strict report: what the server did wrong (and what else failed, if anything)."""
         n = len(diagnostics)
         message = f"the server violated the protocol {n} time{'s' if n != 1 else ''}"
-        if self.format == "json":
-            extra: dict[str, Any] = {"diagnostics": [d.to_json() for d in diagnostics[:_JSON_DIAGNOSTICS_MAX]]}
-            if n > _JSON_DIAGNOSTICS_MAX:
-                extra["omitted"] = n - _JSON_DIAGNOSTICS_MAX
+        if self.format == "human":
             if cause is not None:
-                extra["cause"] = cause.to_json()
-            report_failure(CliFailure("violation", message, extra=extra), "json", self.err)
-        else:
-            if cause is not None:
-                report_failure(cause, "text", self.err)
+                report_failure(cause, "human", self.err)
             write(self.err, f"error: {message}:\n" + "\n".join(violation_lines(diagnostics)) + "\n")
+            return
+        if self.format == "text" and not self.quiet:  # readable first, then the envelope (as the official --strict)
+            write(self.err, "\n".join(violation_lines(diagnostics)) + "\n")
+        extra: dict[str, Any] = {"diagnostics": [d.to_json() for d in diagnostics[:_JSON_DIAGNOSTICS_MAX]]}
+        if n > _JSON_DIAGNOSTICS_MAX:
+            extra["omitted"] = n - _JSON_DIAGNOSTICS_MAX
+        if cause is not None:
+            extra["cause"] = cause.to_json()
+        report_failure(CliFailure("violation", message, extra=extra), self.format, self.err)
 
 
 def explain_failure(failure: CliFailure) -> str | None:
@@ -324,17 +376,18 @@ def explain_failure(failure: CliFailure) -> str | None:
 
 
 def report_failure(failure: CliFailure, fmt: str, err: TextIO) -> None:
-    """A failure as one line on stderr (one ``{"error": ...}`` object with ``--format json``), terminal-safe.
+    """A failure on stderr, terminal-safe: one ``{"error": {...}}`` line (text and json formats, as the
+    official CLI), or one ``error: ...`` line with ``--format human``.
 
-    A server error with an MCP meaning gets its explanation: after the line (`` — ...``), or as
-    ``"explanation"`` in the JSON object.
+    A server error with an MCP meaning gets its explanation: ``"explanation"`` in the envelope, or after the
+    human line (`` — ...``).
     """
     explanation = explain_failure(failure)
-    if fmt == "json":
-        document = failure.to_json()
-        if explanation is not None:
-            document["explanation"] = explanation
-        write(err, error_document(document) + "\n", json=True)
-    else:
+    if fmt == "human":
         line = failure.line() + (f" — {explanation}" if explanation is not None else "")
         write(err, escape_line(line) + "\n")
+        return
+    document = failure.to_json()
+    if explanation is not None:
+        document["explanation"] = explanation
+    write(err, error_document(document) + "\n", json=True)

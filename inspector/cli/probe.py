@@ -9,7 +9,8 @@ with a fixed reply, roots with an empty list. What the server did not declare is
 step is bounded by ``--timeout``.
 
 Exit status: 0 when the server never violated the protocol (tool errors and JSON-RPC errors are not
-violations), 5 when it did, 1 when the connection failed or was lost.
+violations), 6 when it did (the code of ``--strict``); when the connection failed, the code of that failure
+(4 unreachable or ``--connect-timeout``, 3 authorization required, else 1), 1 when it was lost.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any, Final
 
 from inspector.cli.args import CliOptions
 from inspector.cli.errors import CliFailure
+from inspector.cli.failures import connect_timed_out
 from inspector.cli.output import Reporter
 from inspector.cli.probe_report import ProbeReport, Step
 from inspector.cli.run import connection_for, failure_from
@@ -334,6 +336,9 @@ class _Prober:
                 continue
             found[method] = await self.list_all(method, key)
             if method == "tools/list":
+                from inspector.protocol.schema_portability import schema_findings
+
+                self.report.schema = schema_findings(found[method])
                 await self.call_tools(found[method])
             elif method == "resources/list":
                 await self.read_resources(found[method])
@@ -372,21 +377,32 @@ def _server_json(conn: Connection) -> dict[str, Any] | None:
 async def run_probe(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
     """Probe the server behind ``transport``; print the report; return the exit code."""
     handlers = RecordingHandlers()
-    conn = connection_for(opts, transport, handlers=handlers, validate=True)
+    conn = connection_for(opts, transport, handlers=handlers, validate=True, reporter=reporter)
     report = ProbeReport(target=target, transport=_transport_kind(opts), protocol_version_offered=opts.protocol_version)
     prober = _Prober(conn, handlers, report, opts.timeout)
     initialize = Step("initialize")
     report.steps.append(initialize)
     started = time.monotonic()
     info: ServerInfo | None = None
+    failure: CliFailure | None = None
+    bound, by_connect_timeout = opts.timeout, False
+    if opts.connect_timeout is not None and opts.connect_timeout < opts.timeout:
+        bound, by_connect_timeout = opts.connect_timeout, True
     try:
         try:
-            async with asyncio.timeout(opts.timeout):
+            async with asyncio.timeout(bound):
                 info = await conn.connect()
         except TimeoutError:
-            initialize.fail(f"no answer to initialize within {opts.timeout:g} s (--timeout)")
+            failure = (
+                connect_timed_out(bound)
+                if by_connect_timeout
+                else CliFailure("connection", f"no answer to initialize within {opts.timeout:g} s (--timeout)")
+            )
         except ClientError as exc:
-            initialize.fail(failure_from(exc, conn).message)
+            failure = failure_from(exc, conn)
+        if failure is not None:
+            initialize.fail(failure.message)
+            report.failure_exit_code = int(failure.exit_code)
         initialize.duration = time.monotonic() - started
         prober._take_diagnostics(initialize)
         if info is None:
@@ -406,5 +422,5 @@ async def run_probe(opts: CliOptions, target: str, reporter: Reporter, transport
     document = report.to_json()
     reporter.document(document)
     if report.connection_failed:
-        reporter.failure(CliFailure("connection", initialize.error_message or prober.lost or "the connection failed"))
+        reporter.failure(failure or CliFailure("connection", prober.lost or "the connection failed"))
     return report.exit_code()

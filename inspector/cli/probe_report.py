@@ -10,8 +10,10 @@ Shape (``mcp-inspect --cli --probe``, stdout)::
                 "error"?: {"code"?, "message"}, "arguments"?, "count"?, "pages"?, "serverRequests"?,
                 "notes"?, "diagnostics": [...]}],
      "diagnostics": [...],            # seen outside every step (e.g. while closing)
-     "totals": {"steps", "ok", "errors", "toolErrors", "skipped", "violations", "warnings"},
-     "exitCode": 0 | 1 | 5}
+     "schemaFindings": [{"toolName", "findings": [...]}],   (tool-schema portability, as --strict's lint)
+     "totals": {"steps", "ok", "errors", "toolErrors", "skipped", "violations", "warnings", "schemaErrors",
+                "schemaWarnings"},
+     "exitCode": 0 | 1 | 3 | 4 | 6}
 
 ``outcome`` ``error`` is a JSON-RPC error response, a timeout or a lost connection; ``isError`` a tool result
 with ``isError: true``; neither is a protocol violation. Violations and warnings are the engine's diagnostics
@@ -21,9 +23,12 @@ with ``isError: true``; neither is a protocol violation. Violations and warnings
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from inspector.protocol.diagnostics import Diagnostic, Severity
+
+if TYPE_CHECKING:
+    from inspector.protocol.schema_portability import SchemaFinding
 
 __all__ = ["Outcome", "ProbeReport", "Step"]
 
@@ -95,6 +100,10 @@ class ProbeReport:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     """Diagnostics no step was running for."""
     connection_failed: bool = False
+    failure_exit_code: int = 1
+    """The exit code when the connection failed (its failure's: 4 unreachable, 3 auth, else 1)."""
+    schema: list[SchemaFinding] = field(default_factory=list)
+    """The tool-schema portability findings of tools/list (--strict's lint); reported, not an exit status."""
 
     def all_diagnostics(self) -> list[Diagnostic]:
         return [d for step in self.steps for d in step.diagnostics] + self.diagnostics
@@ -108,6 +117,10 @@ class ProbeReport:
         return sum(1 for d in self.all_diagnostics() if d.severity is Severity.WARNING)
 
     def totals(self) -> dict[str, int]:
+        from inspector.protocol.schema_portability import count_findings
+
+        schema_errors, schema_warnings, _tools = count_findings(self.schema)
+
         def count(outcome: str) -> int:
             return sum(1 for step in self.steps if step.outcome == outcome)
 
@@ -119,17 +132,22 @@ class ProbeReport:
             "skipped": count("skipped"),
             "violations": self.violations,
             "warnings": self.warnings,
+            "schemaErrors": schema_errors,
+            "schemaWarnings": schema_warnings,
         }
 
     def exit_code(self) -> int:
-        """1: the connection failed or was lost; 5: the server violated the protocol; else 0."""
+        """The connection failed or was lost: its failure's code (1 unless unreachable, 4, or unauthorized, 3);
+        6 (as --strict): the server violated the protocol; else 0."""
         from inspector.cli.exitcodes import ExitCode
 
         if self.connection_failed:
-            return ExitCode.CONNECTION
-        return ExitCode.VIOLATION if self.violations else ExitCode.SUCCESS
+            return self.failure_exit_code
+        return ExitCode.STRICT if self.violations else ExitCode.SUCCESS
 
     def to_json(self) -> dict[str, Any]:
+        from inspector.cli.strict import schema_findings_json
+
         return {
             "target": self.target,
             "transport": self.transport,
@@ -137,6 +155,7 @@ class ProbeReport:
             "server": self.server,
             "steps": [step.to_json() for step in self.steps],
             "diagnostics": [d.to_json() for d in self.diagnostics],
+            "schemaFindings": schema_findings_json(self.schema),
             "totals": self.totals(),
             "exitCode": int(self.exit_code()),
         }

@@ -12,33 +12,32 @@ from typing import Any
 from inspector import __version__
 from inspector.cli.args import CliOptions
 from inspector.cli.coerce import coerce_tool_args
+from inspector.cli.connect_deadline import connect_deadline
 from inspector.cli.errors import CliFailure, UsageError
-from inspector.cli.exitcodes import ExitCode
+from inspector.cli.failures import failure_from
 from inspector.cli.output import Reporter
-from inspector.cli.terminal import escape_line, write
+from inspector.cli.output_file import write_result_file
+from inspector.cli.strict import conclude, document_extras, emit_result, lint_result
 from inspector.client.connection import Connection
 from inspector.client.errors import (
     CapabilityNotDeclared,
     ClientError,
-    ConnectFailed,
     ConnectionLost,
-    InvalidResponse,
     NotConnected,
     RemoteError,
-    RequestCancelled,
-    RequestTimeout,
     message_of,
 )
 from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
-from inspector.client.tasks import TaskCancelled, TaskFailed, TaskUpdate, call_tool_as_declared
-from inspector.protocol.diagnostics import DiagnosticCode
+from inspector.client.server_info import ServerInfo
+from inspector.client.tasks import TaskUpdate, call_tool_as_declared
 from inspector.protocol.pagination import Paginator
+from inspector.protocol.schema_portability import SchemaFinding
 from inspector.protocol.session import Timeouts
 from inspector.protocol.tasks import Flavour, flavour_for, server_allows_tool_tasks, with_extension
 from inspector.protocol.versions import Era, at_least
-from inspector.transports.base import Transport, TransportClosed
+from inspector.transports.base import StderrLine, Transport, TransportEvent
 
-__all__ = ["client_capabilities", "connection_for", "failure_from", "run_method", "run_overview"]
+__all__ = ["client_capabilities", "connection_for", "failure_from", "initialize_result", "run_method", "run_overview"]
 
 _LIST_KEYS = {
     "tools/list": "tools",
@@ -48,77 +47,9 @@ _LIST_KEYS = {
 }
 
 
-# --- errors -> failures -----------------------------------------------------------------------------
+# --- errors -> failures (inspector.cli.failures) ------------------------------------------------------
 
-
-def _exit_text(closed: TransportClosed) -> str | None:
-    if closed.signal is not None:
-        return f"killed by signal {closed.signal}"
-    if closed.exit_code is not None:
-        return f"exit status {closed.exit_code}"
-    return None
-
-
-def _closed_line(closed: TransportClosed, stderr_tail: list[str]) -> str:
-    """``server process exited (exit status 3); last stderr: fatal: something broke``."""
-    status = _exit_text(closed)
-    text = closed.reason + (f" ({status})" if status else "")
-    tail = [line for line in (closed.stderr_tail or tuple(stderr_tail)) if line.strip()]
-    if tail:
-        text += f"; last stderr: {tail[-1].strip()[:300]}"
-    return text
-
-
-def _failure_from(exc: BaseException, conn: Connection | None) -> CliFailure:
-    closed = conn.closed_event if conn is not None else None
-    lost = closed is not None and not closed.expected
-    if isinstance(exc, TaskFailed):
-        extra = {"method": exc.method, "taskId": exc.task.task_id}
-        code = f"error {exc.code}: " if exc.code is not None else ""
-        return CliFailure(
-            "protocol", exc.message, code=exc.code, data=exc.data, has_data=exc.data is not None, extra=extra,
-            line=f"error: {exc.method} failed: {code}{exc.message}",
-        )  # fmt: skip
-    if isinstance(exc, TaskCancelled):
-        return CliFailure("connection", message_of(exc), extra={"taskId": exc.task.task_id})
-    if isinstance(exc, RemoteError):
-        name = f"{exc.method} failed: " if exc.method else ""
-        return CliFailure(
-            "protocol",
-            exc.message,
-            code=exc.code,
-            data=exc.data,
-            has_data=exc.data is not None,
-            extra={"method": exc.method} if exc.method else None,
-            line=f"error: {name}server returned error {exc.code}: {exc.message}",
-        )
-    if isinstance(exc, RequestTimeout):
-        dropped = _last_breach(conn)
-        if dropped is not None:  # the answer may have been the message that broke a limit
-            return CliFailure("connection", f"{message_of(exc)}; meanwhile the server sent {dropped}")
-        return CliFailure("connection", f"{message_of(exc)} (use --timeout SECONDS to wait longer)")
-    if isinstance(exc, InvalidResponse):
-        return CliFailure("protocol", f"unusable response: {message_of(exc)}")
-    if isinstance(exc, ConnectionLost | ConnectFailed | NotConnected) and lost and closed is not None:
-        assert conn is not None
-        prefix = "handshake failed: " if isinstance(exc, ConnectFailed) and conn.server is None else ""
-        return CliFailure("connection", prefix + _closed_line(closed, list(conn.stderr_tail)))
-    if isinstance(exc, RequestCancelled):
-        return CliFailure("connection", f"request cancelled: {message_of(exc)}")
-    return CliFailure("connection", message_of(exc))
-
-
-failure_from = _failure_from
-
-
-def _last_breach(conn: Connection | None) -> str | None:
-    """The last message the session dropped for breaking a limit (``a message of more than ... (limit ...)``)."""
-    if conn is None:
-        return None
-    for diagnostic in reversed(conn.diagnostics):
-        if diagnostic.code is DiagnosticCode.LIMIT_EXCEEDED:
-            return diagnostic.message.removesuffix("; the rest of it was dropped")
-    return None
+_failure_from = failure_from
 
 
 # --- the methods --------------------------------------------------------------------------------------
@@ -154,29 +85,51 @@ async def _list(conn: Connection, method: str, reporter: Reporter) -> dict[str, 
     return pager.merged()
 
 
+def _find_tool(tools: list[dict[str, Any]], name: str | None) -> dict[str, Any] | None:
+    for tool in tools:
+        if tool.get("name") == name:
+            return tool
+    return None
+
+
+async def _listed_tools(conn: Connection, reporter: Reporter, seen: dict[str, Any]) -> list[dict[str, Any]]:
+    """The server's tools (all pages), listed once per run (kept in ``seen["tools"]``)."""
+    if "tools" not in seen:
+        entries = (await _list(conn, "tools/list", reporter)).get("tools")
+        seen["tools"] = [t for t in entries if isinstance(t, dict)] if isinstance(entries, list) else []
+    tools: list[dict[str, Any]] = seen["tools"]
+    return tools
+
+
+def _not_found(name: str | None, answered: CliFailure | None = None) -> CliFailure:
+    """``tool_not_found``; ``answered``: what the call answered, when it was made (the envelope's ``cause``,
+    and in full as ``failure``)."""
+    message = f"tool {name!r} is not in the server's tools/list"
+    if answered is None:
+        return CliFailure("tool_not_found", message)
+    extra = {"cause": answered.message, "failure": answered.to_json()}
+    return CliFailure("tool_not_found", message, extra=extra, line=f"error: {message} (the call: {answered.message})")
+
+
 async def _tool_arguments(
     conn: Connection, opts: CliOptions, reporter: Reporter, seen: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """The call's arguments; ``seen["tool"]`` is the tool's tools/list entry when it was listed here."""
+    """The call's arguments; ``--tool-arg`` values are typed by the tool's ``inputSchema`` (listed for that,
+    into ``seen["tools"]``; a tool that is not listed is ``tool_not_found``, as the official CLI)."""
     arguments: dict[str, Any] | None = dict(opts.tool_args_json) if opts.tool_args_json is not None else None
     if not opts.tool_arg_pairs:
         return arguments
     schema: dict[str, Any] | None = None
     try:
-        tools = await _list(conn, "tools/list", reporter)
+        tools = await _listed_tools(conn, reporter, {} if seen is None else seen)
     except RemoteError as exc:
         reporter.warn(f"tools/list failed ({exc.message}); --tool-arg values are sent as strings")
     else:
-        entries = tools.get("tools")
-        for tool in entries if isinstance(entries, list) else []:
-            if isinstance(tool, dict) and tool.get("name") == opts.tool_name:
-                if seen is not None:
-                    seen["tool"] = tool
-                found = tool.get("inputSchema")
-                schema = found if isinstance(found, dict) else None
-                break
-        else:
-            reporter.warn(f"tool {opts.tool_name!r} is not in tools/list; --tool-arg values are sent as strings")
+        tool = _find_tool(tools, opts.tool_name)
+        if tool is None:
+            raise _not_found(opts.tool_name)
+        found = tool.get("inputSchema")
+        schema = found if isinstance(found, dict) else None
     coerced, warnings = coerce_tool_args(opts.tool_arg_pairs, schema)
     for warning in warnings:
         reporter.warn(warning)
@@ -188,40 +141,50 @@ async def _task_declaration(
 ) -> dict[str, Any] | None:
     """The tool's tools/list entry when it decides how to call it: a 2025-11-25 server that takes tools/call as
     a task (``execution.taskSupport``). Listed only then (and only once)."""
-    if seen is not None and "tool" in seen:
-        found: dict[str, Any] | None = seen["tool"]
-        return found
-    server = conn.server
-    if server is None or flavour_for(server.protocol_version) is not Flavour.AUGMENTED:
-        return None
-    if not server_allows_tool_tasks(server.capabilities, Flavour.AUGMENTED):
-        return None
+    seen = {} if seen is None else seen
+    if "tools" not in seen:
+        server = conn.server
+        if server is None or flavour_for(server.protocol_version) is not Flavour.AUGMENTED:
+            return None
+        if not server_allows_tool_tasks(server.capabilities, Flavour.AUGMENTED):
+            return None
+        try:
+            await _listed_tools(conn, reporter, seen)
+        except RemoteError as exc:
+            reporter.warn(f"tools/list failed ({exc.message}); {name!r} is called without a task")
+            return None
+    tool = _find_tool(seen["tools"], name)
+    if tool is None:
+        raise _not_found(name)
+    return tool
+
+
+async def _check_listed(conn: Connection, name: str, seen: dict[str, Any], answered: CliFailure) -> None:
+    """After a failed call: a tool the server does not list is ``tool_not_found`` (the official CLI lists the
+    tools before every call; we list only when the call failed), with what the call answered as ``cause``.
+    A listing that fails changes nothing."""
+    if "tools" in seen:
+        return  # listed before the call, and it was there
     try:
-        tools = await _list(conn, "tools/list", reporter)
-    except RemoteError as exc:
-        reporter.warn(f"tools/list failed ({exc.message}); {name!r} is called without a task")
-        return None
-    entries = tools.get("tools")
-    for tool in entries if isinstance(entries, list) else []:
-        if isinstance(tool, dict) and tool.get("name") == name:
-            return tool
-    return None
+        tools = await _listed_tools(conn, Reporter(format="json", quiet=True), seen)
+    except ClientError:
+        return
+    if _find_tool(tools, name) is None:
+        raise _not_found(name, answered)
 
 
 def _task_printer(reporter: Reporter) -> Callable[[TaskUpdate], None]:
-    """Text format: one line on stderr per status the task moves to (and per note), e.g.
+    """Human format: one line on stderr per status the task moves to (and per note), e.g.
     ``task 5f1c...: working: Analyzing content...``."""
     last: list[str] = []
 
     def show(update: TaskUpdate) -> None:
-        if reporter.format != "text":
-            return
         line = f"task {update.task.task_id}: {update.task.describe()}"
         if update.note is not None:
             line += f" ({update.note})"
         if not last or last[0] != line:
             last[:] = [line]
-            write(reporter.err, escape_line(line) + "\n")
+            reporter.status(line)
 
     return show
 
@@ -232,18 +195,57 @@ async def _call_tool(
     arguments: dict[str, Any] | None,
     reporter: Reporter,
     seen: dict[str, Any] | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> Any:
     """``tools/call`` as the tool's declaration asks: as a task when it requires one (2025-11-25), followed
-    to its result when the server answers with a task (2026-07-28); else a plain call."""
+    to its result when the server answers with a task (2026-07-28); else a plain call. ``meta``
+    (``--tool-metadata``) goes into ``params._meta`` of the requests made for this call, over ``--metadata``."""
     tool = await _task_declaration(conn, name, reporter, seen)
     show = _task_printer(reporter)
     forced = [False]
-    return await _maybe_forced(
-        lambda f: call_tool_as_declared(conn, name, arguments, tool=tool, forced=f, on_update=show),
-        "tools/call",
-        reporter,
-        forced,
-    )
+    general = conn.request_meta
+    if meta:
+        conn.request_meta = {**general, **meta}
+    try:
+        return await _maybe_forced(
+            lambda f: call_tool_as_declared(conn, name, arguments, tool=tool, forced=f, on_update=show),
+            "tools/call",
+            reporter,
+            forced,
+        )
+    finally:
+        conn.request_meta = general
+
+
+def initialize_result(info: ServerInfo) -> dict[str, Any]:
+    """``--method initialize``: what the opening established, in the official CLI's shape (``serverInfo``,
+    ``protocolVersion``, ``capabilities``, ``instructions`` when given), plus ``era``: ``handshake``
+    (an initialize answer) or ``modern`` (2026-07-28: built from the server/discover answer)."""
+    out: dict[str, Any] = {
+        "serverInfo": info.server_info,
+        "protocolVersion": info.protocol_version,
+        "capabilities": info.capabilities,
+    }
+    if info.instructions is not None:
+        out["instructions"] = info.instructions
+    out["era"] = info.era.value
+    return out
+
+
+async def _tools_call(conn: Connection, opts: CliOptions, reporter: Reporter) -> Any:
+    name = opts.tool_name
+    assert name is not None
+    seen: dict[str, Any] = {}
+    arguments = await _tool_arguments(conn, opts, reporter, seen)
+    try:
+        result = await _call_tool(conn, name, arguments, reporter, seen, opts.tool_metadata)
+    except RemoteError as exc:
+        await _check_listed(conn, name, seen, failure_from(exc, conn))
+        raise
+    answered = _tool_failure(result, name)
+    if answered is not None:
+        await _check_listed(conn, name, seen, answered)
+    return result
 
 
 async def _dispatch(conn: Connection, opts: CliOptions, reporter: Reporter) -> Any:
@@ -252,10 +254,10 @@ async def _dispatch(conn: Connection, opts: CliOptions, reporter: Reporter) -> A
     if method in _LIST_KEYS:
         return await _list(conn, method, reporter)
     if method == "tools/call":
-        assert opts.tool_name is not None
-        seen: dict[str, Any] = {}
-        arguments = await _tool_arguments(conn, opts, reporter, seen)
-        return await _call_tool(conn, opts.tool_name, arguments, reporter, seen)
+        return await _tools_call(conn, opts, reporter)
+    if method == "initialize":
+        assert conn.server is not None
+        return initialize_result(conn.server)
     if method == "ping":  # the era's own way (2026-07-28 has no ping: a server/discover round trip)
         return await conn.ping()
     if method == "logging/setLevel" and conn.era is Era.MODERN:  # rides in every later request's _meta
@@ -275,7 +277,7 @@ async def _dispatch(conn: Connection, opts: CliOptions, reporter: Reporter) -> A
     return await _maybe_forced(lambda f: conn.request(method, params, forced=f), method, reporter, forced)
 
 
-def _tool_failure(result: Any) -> CliFailure | None:
+def _tool_failure(result: Any, name: str | None = None) -> CliFailure | None:
     if not isinstance(result, dict) or result.get("isError") is not True:
         return None
     text = ""
@@ -284,33 +286,53 @@ def _tool_failure(result: Any) -> CliFailure | None:
         if isinstance(item, dict) and item.get("type") == "text" and isinstance(item.get("text"), str):
             text = item["text"].strip().splitlines()[0] if item["text"].strip() else ""
             break
-    message = "tool returned isError: true" + (f": {text[:300]}" if text else "")
+    who = f"tool {name!r}" if name is not None else "the tool"
+    message = f"{who} returned isError: true" + (f": {text[:300]}" if text else "")
     return CliFailure("tool", message)
 
 
 async def _run_load(conn: Connection, opts: CliOptions, reporter: Reporter) -> CliFailure | None:
-    from inspector.cli.load import run_load, summarize
+    """``--load``: list the tools (all pages; a tool that is not listed is ``tool_not_found``, as the official
+    CLI), then call it over and over within the bounds (:mod:`inspector.cli.load`) and print the summary.
+
+    Calls that fail or return ``isError`` are counted in the summary and the exit status is 0, as the
+    official CLI's. A lost connection stops the run early: the summary is printed, then that failure."""
+    from inspector.cli.load import render_human, run_load, summarize
+    from inspector.cli.load_options import bounds_of
 
     assert opts.tool_name is not None
     name = opts.tool_name
-    arguments = await _tool_arguments(conn, opts, reporter)
+    seen: dict[str, Any] = {}
+    tool: dict[str, Any] | None = None
+    try:
+        tool = _find_tool(await _listed_tools(conn, reporter, seen), name)
+    except RemoteError as exc:
+        reporter.warn(f"tools/list failed ({exc.message}); calling {name!r} without finding it listed")
+    else:
+        if tool is None:
+            raise _not_found(name)
+    arguments = await _tool_arguments(conn, opts, reporter, seen)
     forced = conn.server is not None and "tools" not in conn.server.capabilities
-    if forced:
-        reporter.warn("the server did not declare the 'tools' capability; calling the tool anyway")
-    run = await run_load(
-        lambda: conn.call_tool(name, arguments, forced=forced),
-        tool=name,
-        concurrency=opts.load_concurrency,
-        requests=opts.load_requests,
-        is_fatal=lambda exc: isinstance(exc, ConnectionLost | NotConnected),
-    )
-    reporter.raw_json(summarize(run))
+    general = conn.request_meta
+    if opts.tool_metadata:  # set once for the whole run: the calls overlap
+        conn.request_meta = {**general, **opts.tool_metadata}
+    try:
+        run = await run_load(
+            lambda: call_tool_as_declared(conn, name, arguments, tool=tool, forced=forced),
+            tool=name,
+            bounds=bounds_of(opts),
+            is_fatal=lambda exc: isinstance(exc, ConnectionLost | NotConnected),
+            describe=lambda exc: exc.message if isinstance(exc, RemoteError) else message_of(exc),
+        )
+    finally:
+        conn.request_meta = general
+    summary = summarize(run)
+    if reporter.format == "human":
+        reporter.text(render_human(summary) + "\n")
+    else:
+        reporter.raw_json(summary)
     if run.fatal is not None:
         return _failure_from(run.fatal, conn)
-    if run.errors:
-        return CliFailure("protocol", f"{run.errors} of {run.requests} calls failed")
-    if run.tool_errors:
-        return CliFailure("tool", f"{run.tool_errors} of {run.requests} calls returned isError: true")
     return None
 
 
@@ -349,14 +371,28 @@ def _with_auth_extensions(caps: dict[str, Any], opts: CliOptions) -> dict[str, A
     return {**caps, "extensions": extensions}
 
 
+def _stderr_tap(reporter: Reporter | None) -> Callable[[TransportEvent], None] | None:
+    """A stdio server's stderr lines passed through to ours (as the official CLI), unless --quiet."""
+    if reporter is None or reporter.quiet:
+        return None
+
+    def tap(event: TransportEvent) -> None:
+        if isinstance(event, StderrLine):
+            reporter.server_stderr(event.line)
+
+    return tap
+
+
 def connection_for(
     opts: CliOptions,
     transport: Transport,
     *,
     handlers: ServerRequestHandlers | None = None,
     validate: bool | None = None,
+    reporter: Reporter | None = None,
 ) -> Connection:
-    """The CLI's connection: headless handlers, ``--timeout``, and schema validation as ``validate`` says."""
+    """The CLI's connection: headless handlers, ``--timeout``, ``--metadata`` in every request's ``_meta``,
+    schema validation as ``validate`` says, and the server's stderr passed to ``reporter`` (if given)."""
     try:
         return Connection(
             transport,
@@ -370,9 +406,27 @@ def connection_for(
             # capability checks always, and the full schema check when --strict asks for diagnostics.
             validate=opts.strict if validate is None else validate,
             limits=opts.limits,
+            request_meta=opts.metadata,
+            on_transport_event=_stderr_tap(reporter),
         )
     except ValueError as exc:
         raise UsageError(f"--protocol-version: {message_of(exc)}") from None
+
+
+async def open_connection(conn: Connection, opts: CliOptions) -> ServerInfo:
+    """Connect (transport, then initialize or server/discover), bounded by ``--connect-timeout``
+    (:mod:`inspector.cli.connect_deadline`: time spent logging in does not count)."""
+    async with connect_deadline(opts.connect_timeout):
+        return await conn.connect()
+
+
+def _emit(reporter: Reporter, opts: CliOptions, result: Any, lint: list[SchemaFinding] | None) -> None:
+    """The result: to ``--output`` (and what was written, on stderr or as ``{"output": ...}``), else stdout."""
+    method = opts.method or ""
+    if opts.output_path is None:
+        emit_result(reporter, opts, method, result, lint)
+        return
+    reporter.wrote(write_result_file(result, method, opts.output_path, opts.output_format), document_extras(opts, lint))
 
 
 async def _close(conn: Connection) -> None:
@@ -382,56 +436,48 @@ async def _close(conn: Connection) -> None:
         pass
 
 
-def _finish(conn: Connection, opts: CliOptions, reporter: Reporter, failure: CliFailure | None) -> int:
-    violations = conn.violations
-    if opts.strict and violations:
-        reporter.violations(violations, failure)
-        return ExitCode.VIOLATION
-    if failure is not None:
-        if violations and reporter.format == "text":
-            n = len(violations)
-            failure = CliFailure(
-                failure.kind,
-                failure.message,
-                line=f"{failure.line()} (the server also violated the protocol {n} time{'s' if n != 1 else ''}; "
-                "--strict shows how)",
-            )
-        reporter.failure(failure)
-        return failure.exit_code
-    if violations:
-        n = len(violations)
-        reporter.warn(f"server violated the protocol {n} time{'s' if n != 1 else ''}; run with --strict to see them")
-    return ExitCode.SUCCESS
+def _finish(
+    conn: Connection,
+    opts: CliOptions,
+    reporter: Reporter,
+    failure: CliFailure | None,
+    lint: list[SchemaFinding] | None = None,
+) -> int:
+    """The outcome on stderr and the exit code: the --strict report (schema findings of a tools/list result,
+    the connection's protocol violations; exit 6) or, without --strict, a count line per kind."""
+    return conclude(reporter, opts, failure, conn.violations, lint)
 
 
 async def run_method(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
     """Run the command line's method (or --load) against the server; print; return the exit code."""
-    conn = connection_for(opts, transport)
+    conn = connection_for(opts, transport, reporter=reporter)
     failure: CliFailure | None = None
+    lint: list[SchemaFinding] | None = None
     try:
-        await conn.connect()
+        await open_connection(conn, opts)
         if opts.load:
             failure = await _run_load(conn, opts, reporter)
         else:
             result = await _dispatch(conn, opts, reporter)
-            reporter.result(opts.method or "", result)
+            lint = lint_result(opts, opts.method, result)
+            _emit(reporter, opts, result, lint)
             if opts.method == "tools/call":
-                failure = _tool_failure(result)
+                failure = _tool_failure(result, opts.tool_name)
     except CliFailure as exc:
         failure = exc
     except ClientError as exc:
         failure = _failure_from(exc, conn)
     finally:
         await _close(conn)
-    return _finish(conn, opts, reporter, failure)
+    return _finish(conn, opts, reporter, failure, lint)
 
 
 async def run_overview(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
     """Connect and list everything the server offers (``mcp-inspect --demo`` until the window exists)."""
-    conn = connection_for(opts, transport)
+    conn = connection_for(opts, transport, reporter=reporter)
     failure: CliFailure | None = None
     try:
-        info = await conn.connect()
+        info = await open_connection(conn, opts)
         name = info.server_info.get("name", "?")
         version = info.server_info.get("version", "?")
         reporter.text(f"{name} {version} (protocol {info.protocol_version}, {info.era_reason}, {target})\n")

@@ -128,6 +128,7 @@ class Connection:
         log_level: str | None = None,
         reuse_discover: bool = True,
         discover_cache: DiscoverCache | None = None,
+        request_meta: dict[str, Any] | None = None,
     ) -> None:
         """``limits``: what the session bounds (a message's size); None: the transport's own limits.
         ``protocol_version``: the version offered in its era (a handshake-era one is offered by ``initialize``
@@ -135,7 +136,9 @@ class Connection:
         ``listen_for_changes``: in 2026-07-28, open a ``subscriptions/listen`` stream for the list changes the
         server declares (``listChanged``) right after connecting, so that those notifications arrive as they do
         in the handshake era (a window keeps its lists fresh with them). ``log_level``: in 2026-07-28 the level
-        every request asks log messages for (None: none; ``set_logging_level`` changes it)."""
+        every request asks log messages for (None: none; ``set_logging_level`` changes it). ``request_meta``:
+        keys merged into ``params._meta`` of every request sent with :meth:`request` (the caller's own ``_meta``
+        keys win; e.g. the CLI's ``--metadata``)."""
         self.transport = transport
         self._supervisor = Supervisor(self._broken)
         transport.backpressure = self._backpressure
@@ -155,6 +158,8 @@ class Connection:
         self._ids = itertools.count(1)
         """Shared by every session of this connection, so that ids stay unique across sessions."""
         self._log_level = log_level
+        self.request_meta: dict[str, Any] = dict(request_meta or {})
+        """Merged into ``params._meta`` of every request (see :meth:`request`); may be changed at any time."""
         self.session: ClientSession = self.new_session()
         self.outstanding = Outstanding()
         self.renewal = SessionRenewal(self)
@@ -276,7 +281,11 @@ class Connection:
         ``timeout`` overrides the per-request period (of each round).
 
         2026-07-28: a cacheable result (``ttlMs``) still fresh in :attr:`cache` is returned without asking
-        the server (a note in the log says so); ``fresh=True`` always asks (and stores the new answer)."""
+        the server (a note in the log says so); ``fresh=True`` always asks (and stores the new answer).
+
+        :attr:`request_meta` is merged into ``params._meta`` (what ``params._meta`` already holds wins)."""
+        if self.request_meta:
+            params = with_meta(params, self.request_meta)
         cacheable = self.session.era is Era.MODERN and method in CACHEABLE_METHODS and not forced
         if cacheable and not fresh:
             hit = self.cache.get(method, params)
@@ -340,10 +349,14 @@ class Connection:
         on_progress: ProgressCallback | None = None,
         timeout: float | None = None,
         forced: bool = False,
+        meta: dict[str, Any] | None = None,
     ) -> Any:
+        """``tools/call``; ``meta``: keys for this call's ``params._meta`` (over :attr:`request_meta`)."""
         params: dict[str, Any] = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
+        if meta:
+            params["_meta"] = dict(meta)
         # a progress token is always offered so that progress can keep a long call alive
         try:
             return await self.request(
@@ -632,6 +645,14 @@ class Connection:
             self._closing = True
             self._close_task = self.loop.create_task(self._close(), name="connection-close")
             self._close_task.add_done_callback(retrieve)
+
+
+def with_meta(params: dict[str, Any] | None, meta: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with ``meta``'s keys added to ``params._meta`` (keys already there win); a new dict."""
+    out = dict(params or {})
+    given = out.get("_meta")
+    out["_meta"] = {**meta, **given} if isinstance(given, dict) else dict(meta)
+    return out
 
 
 def _event_name(event: TransportEvent) -> str:

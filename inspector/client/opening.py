@@ -152,6 +152,8 @@ class Opening:
             except ConnectFailed as failed:
                 if failed.code in MODERN_ERRORS:  # a 2026-07-28 server after all: what discover got is the news
                     why = f"server/discover {exc}; initialize, tried next, got a 2026-07-28 error: {message_of(failed)}"
+                elif message_of(failed) in str(exc):  # the same cause twice (an unreachable server, refused auth)
+                    why = message_of(failed)
                 else:
                     why = f"{message_of(failed)} (server/discover before it {exc})"
                 raise ConnectFailed(why, failed.code, failed.data) from failed.__cause__
