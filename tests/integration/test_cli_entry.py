@@ -38,10 +38,13 @@ def test_window_mode_usage_errors_exit_4_before_opening_anything() -> None:
 def test_help_and_version() -> None:
     proc = run("--cli", "--help")
     assert proc.returncode == 0
-    assert "exit codes:" in proc.stdout and "--tool-arg" in proc.stdout
+    assert "exit codes" in proc.stdout and "--tool-arg" in proc.stdout
     assert proc.stderr == ""
-    proc = run("--cli", "--version")
-    assert proc.returncode == 0 and proc.stdout.startswith("mcp-inspect ")
+    from inspector import __version__
+
+    for flag in ("--version", "-V"):  # as the official CLI: the version alone, so scripts can compare it
+        proc = run("--cli", flag)
+        assert proc.returncode == 0 and proc.stdout == f"{__version__}\n"
 
 
 def test_cli_demo_target() -> None:
@@ -50,20 +53,24 @@ def test_cli_demo_target() -> None:
     assert "echo" in proc.stdout
 
 
-@pytest.mark.parametrize("fmt", ["text", "json"])
-def test_usage_error_exit_4(fmt: str) -> None:
+@pytest.mark.parametrize("fmt", ["text", "json", "human"])
+def test_usage_error_exit_1(fmt: str) -> None:
     proc = run("--cli", "--format", fmt, "--metod", "tools/list", "python", "server.py")
-    assert proc.returncode == 4
-    assert proc.stdout == ""
-    if fmt == "json":
-        assert json.loads(proc.stderr) == {"error": {"kind": "usage", "message": "unknown option --metod (did you mean --method?)"}}  # fmt: skip  # noqa: E501
-    else:
-        assert proc.stderr == "usage error: unknown option --metod (did you mean --method?)\n"
-
-
-def test_unreachable_http_target_is_a_connection_failure() -> None:
-    proc = run("--cli", "http://127.0.0.1:9/mcp", "--method", "tools/list")
     assert proc.returncode == 1
+    assert proc.stdout == ""
+    message = "unknown option --metod (did you mean --method?)"
+    if fmt == "human":
+        assert proc.stderr.startswith(f"usage error: {message}") and proc.stderr.count("\n") == 1
+    else:  # the official envelope, in its default format too
+        error = json.loads(proc.stderr)["error"]
+        assert (error["code"], error["kind"]) == ("error", "usage")
+        assert error["message"].startswith(message)
+
+
+def test_unreachable_http_target_exits_4() -> None:
+    proc = run("--cli", "http://127.0.0.1:9/mcp", "--method", "tools/list")
+    assert proc.returncode == 4
+    assert json.loads(proc.stderr)["error"]["code"] == "unreachable"
     assert "connection refused" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
 

@@ -3,8 +3,8 @@
 The server (tests/servers/misbehaving.py) puts terminal attacks (ESC sequences, C1 controls, DEL, bidi
 overrides) in every string it sends, or lone surrogates (valid JSON escapes, not encodable as UTF-8). Every text
 path of the CLI is run against it (results, listings, error answers, the stderr tail of a crash, the probe
-report, --load) and no raw control character may reach stdout or stderr; ``--format json`` keeps the strings
-exactly (as JSON escapes).
+report, --load) and no raw control character may reach stdout or stderr: in the readable ``--format human``, and in
+the default format and ``--format json``, which keep the strings exactly (as JSON escapes).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ CALL_T = ("--method", "tools/call", "--tool-name", "t", "--tool-arg", "text=hi")
 TEXT_RUNS: dict[str, tuple[tuple[str, ...], int]] = {
     "tools/list": (("--method", "tools/list"), 0),
     "tools/call": (CALL_T, 0),
-    "error answer": (("--method", "tools/call", "--tool-name", "nope"), 2),
-    "error answer --strict": (("--method", "tools/call", "--tool-name", "nope", "--strict"), 2),
+    "error answer": (("--method", "tools/call", "--tool-name", "nope"), 5),  # tool_not_found, the answer its cause
+    "error answer --strict": (("--method", "tools/call", "--tool-name", "nope", "--strict"), 5),
     "crash stderr": (("--method", "tools/call", "--tool-name", "t", "--tool-arg", "text=crash"), 1),
     "resources/list": (("--method", "resources/list"), 0),
     "prompts/list": (("--method", "prompts/list"), 0),
@@ -62,18 +62,26 @@ def finish(proc: subprocess.Popen[bytes]) -> tuple[int, str, str]:
     return proc.returncode, text_out, text_err
 
 
-def test_no_raw_control_character_reaches_the_terminal_in_text_mode() -> None:
-    procs = {name: start("escapes", *args) for name, (args, _) in TEXT_RUNS.items()}
+@pytest.mark.parametrize("fmt", ["human", "text"])
+def test_no_raw_control_character_reaches_the_terminal(fmt: str) -> None:
+    procs = {name: start("escapes", "--format", fmt, *args) for name, (args, _) in TEXT_RUNS.items()}
     for name, proc in procs.items():
         rc, out, err = finish(proc)
         assert rc == TEXT_RUNS[name][1], (name, out, err)
         for stream in (out, err):
             found = RAW.search(stream)
             assert found is None, (name, repr(found.group()), stream[max(0, found.start() - 80) : found.end() + 80])
-        shown = "\\u001b]0;pwned\\u0007" if name == "probe" else "\\x1b]0;pwned\\x07"  # (the probe prints JSON)
+        # JSON (the probe's report; everything in the default format) escapes as \u001b, the readable text as \x1b
+        json_escaped = name == "probe" or (fmt == "text" and name != "load")
+        shown = "\\u001b]0;pwned\\u0007" if json_escaped else "\\x1b]0;pwned\\x07"
         assert shown in out + err, (name, out, err)
-        if name in ("error answer", "crash stderr", "load"):
+        if name == "error answer":
             assert len(err.strip().splitlines()) == 1, (name, err)  # still one line
+        if name == "crash stderr":  # the server's own stderr (passed through, escaped), then our one line
+            assert len(err.strip().splitlines()) == 2, (name, err)
+            assert err.startswith("fatal: \\x1b]0;pwned\\x07"), err
+        if fmt == "text" and name in ("error answer", "crash stderr", "load"):
+            json.loads(err.strip().splitlines()[-1])  # the envelope, whole
         if name == "probe":
             report = json.loads(out)  # the report is printed, and parses to what the server sent
             assert report["server"]["name"] == "misbehaving" + EVIL
@@ -81,7 +89,7 @@ def test_no_raw_control_character_reaches_the_terminal_in_text_mode() -> None:
 
 
 def test_text_escapes_keep_the_layout() -> None:
-    rc, out, err = finish(start("escapes", "--method", "tools/list"))
+    rc, out, err = finish(start("escapes", "--method", "tools/list", "--format", "human"))
     assert rc == 0, err
     lines = out.splitlines()
     assert lines[0] == "2 tools"
@@ -101,14 +109,15 @@ def test_json_format_keeps_the_strings_exactly_and_escaped() -> None:
     assert result["content"][0]["text"] == f"echo: hi {EVIL}"
     assert result["structuredContent"] == {"evil": EVIL}
     rc, out, err = finish(failed)
-    assert rc == 2 and out == ""
+    assert rc == 5 and out == ""
     assert RAW.search(err) is None
     error = json.loads(err)["error"]
-    assert error["message"] == f"Unknown tool 'nope'{EVIL}"
-    assert error["data"] == EVIL
+    assert error["code"] == "tool_not_found"
+    assert error["cause"] == f"Unknown tool 'nope'{EVIL}"
+    assert error["failure"]["data"] == EVIL
 
 
-@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("fmt", ["human", "json"])
 def test_lone_surrogates_are_printed_escaped(fmt: str) -> None:
     call = start("lone-surrogate", *CALL_T, "--format", fmt)
     listing = start("lone-surrogate", "--method", "tools/list", "--format", fmt)
@@ -133,11 +142,11 @@ def test_lone_surrogates_are_printed_escaped(fmt: str) -> None:
         assert "- t: odd \\ud800 \\udc80" in out
 
     rc, out, err = finish(error)
-    assert rc == 2 and out == ""
+    assert rc == 5 and out == ""
     if fmt == "json":
-        assert json.loads(err)["error"]["message"] == f"Unknown tool 'nope'{SURROGATE}"
+        assert json.loads(err)["error"]["cause"] == f"Unknown tool 'nope'{SURROGATE}"
     else:
-        assert err == "error: tools/call failed: server returned error -32602: Unknown tool 'nope'\\ud800\n"
+        assert err == ("error: tool 'nope' is not in the server's tools/list (the call: Unknown tool 'nope'\\ud800)\n")
 
     rc, out, err = finish(probe)
     assert rc == 0, err

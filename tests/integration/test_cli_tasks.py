@@ -37,13 +37,19 @@ def needs_demo_tasks() -> None:
 
 @pytest.mark.node
 def test_required_task_tool_prints_its_result() -> None:
-    proc = everything("--method", "tools/call", "--tool-name", TOOL, "--tool-arg", "topic=python", "ambiguous=true")
+    args = ("--method", "tools/call", "--tool-name", TOOL, "--tool-arg", "topic=python", "ambiguous=true")
+    proc = everything(*args, "--format", "human")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("# Research Report: python (programming)")
-    # the status lines on stderr, in order, ending with completed
+    # the status lines on stderr (human format), in order, ending with completed
     seen = STATUS_LINE.findall(proc.stderr)
     assert seen[0] == "working" and "input_required" in seen and seen[-1] == "completed", proc.stderr
     assert "Analyzing content..." in proc.stderr
+    # the default format: the result as JSON (as the official CLI), no status lines of ours
+    proc = everything(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["content"][0]["text"].startswith("# Research Report: python (programming)")
+    assert STATUS_LINE.findall(proc.stderr) == []
 
 
 @pytest.mark.node
@@ -54,7 +60,8 @@ def test_required_task_tool_json_and_strict() -> None:
     assert list(document) == ["result"]
     assert document["result"]["content"][0]["text"].startswith("# Research Report: x")
     assert document["result"]["_meta"]["io.modelcontextprotocol/related-task"]["taskId"]
-    assert proc.stderr == ""  # with --format json stderr carries only an error object
+    # stderr: only the server's own (passed through, as the official CLI) -- no status lines, no error
+    assert proc.stderr == "Starting default (STDIO) server...\n"
     # --strict validates every message: the task handle is no CallToolResult violation
     strict = everything("--method", "tools/call", "--tool-name", TOOL, "--tool-arg", "topic=x", "--strict")
     assert strict.returncode == 0, strict.stderr

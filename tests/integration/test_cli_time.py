@@ -3,7 +3,8 @@
 Documented: tools ``get_current_time(timezone)`` and ``convert_time(source_timezone, time, target_timezone)``;
 each returns its result as ``structuredContent`` and as the same object in indented JSON in a text block; a
 tool failure is an ``isError`` result prefixed ``Error executing tool <name>: ``; an unknown tool is a
-JSON-RPC ``-32602`` error; no prompts or resources (empty lists).
+JSON-RPC ``-32602`` error (for the CLI, as for the official one: a tool not in tools/list, exit 5
+``tool_not_found``); no prompts or resources (empty lists).
 """
 
 from __future__ import annotations
@@ -24,13 +25,18 @@ TIME = [sys.executable, "-m", "mcp_server_time"]
 
 
 def cli(*args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return run_inspector("--cli", *TIME, *args, timeout=timeout)
+    return run_inspector("--cli", *args, "--", *TIME, timeout=timeout)
 
 
 def result_of(proc: subprocess.CompletedProcess[str]) -> Any:
     document = json.loads(proc.stdout)
     assert list(document) == ["result"]
     return document["result"]
+
+
+def envelope(proc: subprocess.CompletedProcess[str]) -> Any:
+    """The ``{"error": ...}`` line ending stderr (the server logs there too, passed through)."""
+    return json.loads(proc.stderr.strip().splitlines()[-1])["error"]
 
 
 def test_documented_tools() -> None:
@@ -41,7 +47,7 @@ def test_documented_tools() -> None:
     assert tools["get_current_time"]["inputSchema"]["required"] == ["timezone"]
     assert set(tools["convert_time"]["inputSchema"]["required"]) == {"source_timezone", "time", "target_timezone"}
 
-    proc = cli("--method", "tools/list")
+    proc = cli("--method", "tools/list", "--format", "human")
     assert proc.returncode == 0, proc.stderr
     assert "- get_current_time: Get current time in a specific timezone" in proc.stdout
     assert "    timezone: string, required" in proc.stdout
@@ -86,26 +92,35 @@ def test_convert_time() -> None:
 @pytest.mark.parametrize("zone", ["Mars/Olympus", "europe/warsaw"])
 def test_invalid_timezone_is_a_tool_error(zone: str) -> None:
     proc = cli("--method", "tools/call", "--tool-name", "get_current_time", "--tool-arg", f"timezone={zone}")
-    assert proc.returncode == 3
+    assert proc.returncode == 5
+    assert "Error executing tool get_current_time: Invalid timezone" in json.loads(proc.stdout)["content"][0]["text"]
+    assert envelope(proc)["code"] == "tool_is_error"
+    proc = cli("--method", "tools/call", "--tool-name", "get_current_time", "--tool-arg", f"timezone={zone}",
+               "--format", "human")  # fmt: skip
+    assert proc.returncode == 5
     assert "Error executing tool get_current_time: Invalid timezone" in proc.stdout
-    assert proc.stderr.startswith("error: tool returned isError: true: Error executing tool get_current_time")
+    assert (
+        proc.stderr.strip()
+        .splitlines()[-1]
+        .startswith("error: tool 'get_current_time' returned isError: true: Error executing tool get_current_time")
+    )
 
 
 def test_bad_time_format_is_a_tool_error() -> None:
     proc = cli("--method", "tools/call", "--tool-name", "convert_time", "--tool-arg", "source_timezone=UTC",
                "time=4pm", "target_timezone=UTC", "--format", "json")  # fmt: skip
-    assert proc.returncode == 3
+    assert proc.returncode == 5
     assert result_of(proc)["isError"] is True
-    assert json.loads(proc.stderr)["error"]["kind"] == "tool"
+    assert envelope(proc)["code"] == "tool_is_error"
 
 
-def test_unknown_tool_is_a_jsonrpc_error() -> None:
+def test_unknown_tool_is_tool_not_found_with_the_servers_answer() -> None:
     proc = cli("--method", "tools/call", "--tool-name", "no_such_tool", "--format", "json")
-    assert proc.returncode == 2
-    error = json.loads(proc.stderr)["error"]
-    assert error["kind"] == "protocol"
-    assert error["code"] == -32602
-    assert "Unknown tool: no_such_tool" in error["message"]
+    assert proc.returncode == 5
+    error = envelope(proc)
+    assert error["code"] == "tool_not_found"
+    assert error["failure"]["jsonrpcCode"] == -32602  # what the server answered to the call
+    assert "Unknown tool: no_such_tool" in error["cause"]
     assert proc.stdout == ""
 
 
@@ -115,7 +130,7 @@ def test_no_prompts_no_resources_and_ping() -> None:
         assert proc.returncode == 0, proc.stderr
         assert result_of(proc)[key] == []
     proc = cli("--method", "ping")
-    assert (proc.returncode, proc.stdout) == (0, "ok\n"), proc.stderr
+    assert (proc.returncode, proc.stdout) == (0, "{}\n"), proc.stderr
 
 
 def test_load() -> None:

@@ -44,9 +44,9 @@ DELIBERATE: dict[str, tuple[int, str]] = {
     "auth/iss-normalized": (1, "iss mismatch"),  # RFC 9207: compared as strings, no normalising
     "auth/metadata-issuer-mismatch": (1, "issuer mismatch"),
     "auth/resource-mismatch": (1, "does not match"),
-    # the server breaks the protocol (exit 5, the violation in the report)
-    "sep-2322-client-request-state": (5, "$.result.resultType"),  # a result without the required resultType
-    "http-invalid-tool-headers": (5, "invalid x-mcp-header annotation"),  # the tools the client must drop
+    # the server breaks the protocol (exit 6, the violation in the report)
+    "sep-2322-client-request-state": (6, "$.result.resultType"),  # a result without the required resultType
+    "http-invalid-tool-headers": (6, "invalid x-mcp-header annotation"),  # the tools the client must drop
 }
 """2026-07-28 scenarios whose server is wrong on purpose -> the probe's exit status and what it must name."""
 CLIENT_TIMEOUT_MS = 120_000
@@ -73,6 +73,16 @@ def scenario_results(results: Path) -> dict[str, Path]:
     return found
 
 
+def _refusal(stderr: str) -> str:
+    """The refusal on stderr: its error envelope's message (JSON-decoded: quotes in it are escaped on the wire)."""
+    lines = stderr.strip().splitlines()
+    try:
+        error = json.loads(lines[-1])["error"] if lines else {}
+    except (ValueError, KeyError, TypeError):
+        return stderr
+    return stderr + "\n" + " ".join(str(error.get(key, "")) for key in ("message", "cause"))
+
+
 def problems_of(directory: Path, deliberate: tuple[int, str] | None = None) -> list[str]:
     problems: list[str] = []
     checks: list[dict[str, Any]] = json.loads((directory / "checks.json").read_text(encoding="utf-8"))
@@ -90,7 +100,7 @@ def problems_of(directory: Path, deliberate: tuple[int, str] | None = None) -> l
         stderr = (directory / "stderr.txt").read_text(encoding="utf-8")
         if deliberate is not None:
             status, finding = deliberate
-            if report.get("exitCode") != status or finding not in (stderr if status == 1 else stdout):
+            if report.get("exitCode") != status or finding not in (_refusal(stderr) if status == 1 else stdout):
                 problems.append(f"expected exit status {status} naming {finding!r}, got {report.get('exitCode')}")
         elif report.get("exitCode") != 0:
             problems.append(f"the probe ended with exit status {report.get('exitCode')}: {report.get('totals')}")

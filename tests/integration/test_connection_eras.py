@@ -423,13 +423,14 @@ DEMO_ARGV = [sys.executable, "-m", "inspector.demo"]
     [
         (["--protocol-era", "legacy"], "modern", 1, "initialize"),
         (["--protocol-era", "modern"], "legacy", 1, "server/discover"),
-        (["--protocol-version", "2026-07-28", "--protocol-era", "legacy"], "both", 4, "--protocol-era legacy"),
-        (["--protocol-version", "2099-01-01"], "both", 4, "unknown version"),
-        (["--protocol-era", "sideways"], "both", 4, "sideways"),
+        # usage errors exit 1, as the official CLI
+        (["--protocol-version", "2026-07-28", "--protocol-era", "legacy"], "both", 1, "--protocol-era legacy"),
+        (["--protocol-version", "2099-01-01"], "both", 1, "unknown version"),
+        (["--protocol-era", "sideways"], "both", 1, "sideways"),
     ],
 )
 def test_cli_era_flags(flags: list[str], server_era: str, status: int, says: str) -> None:
-    proc = _cli(*flags, *DEMO_ARGV, "--era", server_era, "--method", "tools/list")
+    proc = _cli(*flags, "--method", "tools/list", "--", *DEMO_ARGV, "--era", server_era)
     assert proc.returncode == status, proc.stderr
     assert says in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -117,7 +117,8 @@ def test_the_cli_says_why_in_one_line_and_the_probe_still_reports(server: Misbeh
     server.session_id = "caf\xe9"
     argv = [sys.executable, "-m", "inspector", "--cli", server.url(), "--timeout", "10"]
     env = dict(os.environ)
-    one = subprocess.run([*argv, "--method", "tools/list"], capture_output=True, text=True, timeout=60, env=env)
+    one = subprocess.run([*argv, "--method", "tools/list", "--format", "human"], capture_output=True, text=True,
+                         timeout=60, env=env)  # fmt: skip
     probe = subprocess.run([*argv, "--probe"], capture_output=True, text=True, timeout=60, env=env)
     assert one.returncode == 1, one.stderr
     assert one.stdout == ""

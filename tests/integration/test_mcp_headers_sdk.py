@@ -188,16 +188,16 @@ def cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_cli_explains_the_servers_errors(url: str) -> None:
-    proc = cli(url, "--method", "resources/read", "--uri", "demo://nope")
-    assert proc.returncode == 2 and proc.stdout == ""
+    proc = cli(url, "--method", "resources/read", "--uri", "demo://nope", "--format", "human")
+    assert proc.returncode == 1 and proc.stdout == ""  # a JSON-RPC error response: 1, as the official CLI
     assert proc.stderr == (
         "error: resources/read failed: server returned error -32602: Unknown resource: demo://nope"
         " — resource not found: demo://nope\n"
     )
     proc = cli(url, "--method", "tools/call", "--tool-name", "needs_extension", "--format", "json")
-    assert proc.returncode == 2
+    assert proc.returncode == 1
     error = json.loads(proc.stderr)["error"]
-    assert error["code"] == -32021 and error["method"] == "tools/call"
+    assert error["code"] == "error" and error["jsonrpcCode"] == -32021 and error["method"] == "tools/call"
     assert error["explanation"] == (
         "the server requires the client capability extensions.io.example/ext, which this request did not declare"
     )

@@ -373,6 +373,6 @@ def test_cli_refuses_an_unreadable_key_before_connecting(tmp_path: Path) -> None
         argv = [sys.executable, "-m", "inspector", "--cli", server.mcp_url, "--method", "tools/list"]
         argv += ["--client-id", "c", "--client-key", str(tmp_path / "missing.pem")]
         result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-        assert result.returncode == 4, result.stderr  # invalid usage
+        assert result.returncode == 1, result.stderr  # invalid usage (1, as the official CLI)
         assert "cannot read" in result.stderr and "Traceback" not in result.stderr
         assert server.events == []

@@ -199,7 +199,19 @@ def _check_paths(server: RunningServer, case: Case) -> None:
 
 
 def cli(url: str) -> Measured:
-    argv = [sys.executable, "-m", "inspector", "--cli", url, "--method", "tools/list", "--auto-approve"]
+    # the readable format: one "error: ..." line (the default prints the same as one {"error": ...} object)
+    argv = [
+        sys.executable,
+        "-m",
+        "inspector",
+        "--cli",
+        url,
+        "--method",
+        "tools/list",
+        "--auto-approve",
+        "--format",
+        "human",
+    ]
     return run_measured([*argv, "--timeout", "20"], timeout=90)
 
 

@@ -54,7 +54,7 @@ def _our_lines(stderr: str) -> list[str]:
 def test_cli_one_shots_work_with_unwritable_dirs(kind: str, args: list[str], tmp_path: Path) -> None:
     where, _code = unwritable_dir(kind, tmp_path)
     proc = subprocess.run(
-        [sys.executable, "-m", "inspector", "--cli", sys.executable, "-m", "inspector.demo", *args],
+        [sys.executable, "-m", "inspector", "--cli", "-q", *args, "--", sys.executable, "-m", "inspector.demo"],
         env=_env(where, where),
         cwd=REPO,
         capture_output=True,
@@ -68,7 +68,7 @@ def test_cli_one_shots_work_with_unwritable_dirs(kind: str, args: list[str], tmp
         result = json.loads(proc.stdout)["result"]
         assert result["content"][0]["text"].endswith("hello")
     else:
-        assert "echo" in proc.stdout
+        assert "echo" in {tool["name"] for tool in json.loads(proc.stdout)["tools"]}
 
 
 # -- the window: mcp-inspect PROFILE -------------------------------------------------------------------------

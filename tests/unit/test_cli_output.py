@@ -1,4 +1,5 @@
-"""Output of the CLI: JSON documents and the readable rendering (which never fails)."""
+"""Output of the CLI: JSON documents (the official default), the readable rendering (which never fails),
+--quiet, --output files."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from inspector.cli.errors import CliFailure, UsageError
+from inspector.cli.errors import EXIT_FOR_KIND, CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 from inspector.cli.output import error_document, render_text, result_document, violation_lines
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
@@ -18,25 +19,48 @@ def test_json_documents() -> None:
     assert "\n" not in result_document({"text": "a\nb"})
     failure = CliFailure("protocol", "Method not found", code=-32601, data={"x": 1})
     assert json.loads(error_document(failure.to_json())) == {
-        "error": {"kind": "protocol", "message": "Method not found", "code": -32601, "data": {"x": 1}}
+        "error": {"code": "error", "message": "Method not found", "kind": "protocol", "jsonrpcCode": -32601,
+                  "data": {"x": 1}}
+    }  # fmt: skip
+    assert json.loads(error_document(UsageError("bad").to_json())) == {
+        "error": {"code": "error", "message": "bad", "kind": "usage"}
     }
-    assert json.loads(error_document(UsageError("bad").to_json())) == {"error": {"kind": "usage", "message": "bad"}}
+    # the official envelope's optional keys come first, in its order; ours follow
+    extra = {"url": "http://h/mcp", "mine": 1, "status": 401, "cause": "refused"}
+    assert list(CliFailure("auth", "x", extra=extra).to_json()) == [
+        "code", "message", "cause", "status", "url", "kind", "mine",
+    ]  # fmt: skip
+    assert CliFailure("error", "x", envelope_code="output_not_raw").to_json()["code"] == "output_not_raw"
 
 
 def test_failure_lines_and_exit_codes() -> None:
     assert UsageError("x").line() == "usage error: x"
-    assert CliFailure("protocol", "nope", code=-32601).line() == "error: server returned error -32601: nope"
+    assert CliFailure("protocol", "nope", code=-32601).line() == "error: nope"
     assert CliFailure("connection", "server process exited").line() == "error: server process exited"
-    assert CliFailure("connection", "x").exit_code == ExitCode.CONNECTION
-    assert CliFailure("protocol", "x").exit_code == ExitCode.PROTOCOL_ERROR
-    assert CliFailure("tool", "x").exit_code == ExitCode.TOOL_ERROR
-    assert CliFailure("usage", "x").exit_code == ExitCode.USAGE
-    assert CliFailure("violation", "x").exit_code == ExitCode.VIOLATION
+    expected = {
+        "error": (ExitCode.ERROR, "error"),
+        "usage": (ExitCode.ERROR, "error"),
+        "protocol": (ExitCode.ERROR, "error"),
+        "connection": (ExitCode.ERROR, "error"),
+        "internal": (ExitCode.ERROR, "error"),
+        "no_app": (ExitCode.NO_APP, "no_app"),
+        "auth": (ExitCode.AUTH_REQUIRED, "auth_required"),
+        "unreachable": (ExitCode.UNREACHABLE, "unreachable"),
+        "tool": (ExitCode.TOOL_ERROR, "tool_is_error"),
+        "tool_not_found": (ExitCode.TOOL_ERROR, "tool_not_found"),
+        "strict": (ExitCode.STRICT, "schema_unportable"),
+        "violation": (ExitCode.STRICT, "protocol_violation"),
+    }
+    assert set(expected) == set(EXIT_FOR_KIND)
+    for kind, (exit_code, code) in expected.items():
+        failure = CliFailure(kind, "x")  # type: ignore[arg-type]
+        assert (failure.exit_code, failure.to_json()["code"]) == (exit_code, code), kind
     assert CliFailure("protocol", "x", code=1, data=None, has_data=True).to_json()["data"] is None
 
 
 def test_exit_code_values_are_stable() -> None:
-    assert [int(c) for c in ExitCode] == [0, 1, 2, 3, 4, 5, 130]
+    """The official inspector CLI's numbers (scripts depend on them)."""
+    assert [int(c) for c in ExitCode] == [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 130]
 
 
 TOOLS = {
@@ -241,25 +265,72 @@ def test_reporter_lines_are_escaped_and_never_fail_to_encode() -> None:
         return raw.decode("ascii")
 
     out, err = ascii_stream(), ascii_stream()
-    text = Reporter("text", out, err)
-    text.result("tools/call", {"content": [{"type": "text", "text": f"caf\u00e9 {EVIL}"}]})
-    text.warn(f"odd\n{EVIL}")
-    text.failure(CliFailure("protocol", EVIL, code=-1, line=f"error: {EVIL}\nsecond"))
-    text.violations([Diagnostic(DiagnosticCode.SCHEMA, EVIL)], CliFailure("connection", EVIL))
-    text.document({"note": f"caf\u00e9 {EVIL}"})
+    human = Reporter("human", out, err)
+    human.result("tools/call", {"content": [{"type": "text", "text": f"caf\u00e9 {EVIL}"}]})
+    human.warn(f"odd\n{EVIL}")
+    human.failure(CliFailure("protocol", EVIL, code=-1, line=f"error: {EVIL}\nsecond"))
+    human.violations([Diagnostic(DiagnosticCode.SCHEMA, EVIL)], CliFailure("connection", EVIL))
+    human.document({"note": f"caf\u00e9 {EVIL}"})
+    human.server_stderr(f"server says {EVIL}\n")
     shown_out, shown_err = written(out), written(err)
     assert shown_out.startswith("caf\\xe9 \\x1b]0;title")
     assert json.loads(shown_out.split("\n", 1)[1]) == {"note": f"caf\u00e9 {EVIL}"}
     assert shown_err.splitlines()[0].startswith("warning: odd\\n\\x1b]0;title")
     assert shown_err.splitlines()[1] == "error: " + escape_line(EVIL) + "\\nsecond"
-    assert len(shown_err.splitlines()) == 5  # warning, failure, cause, violation header, one diagnostic
+    assert shown_err.splitlines()[-1] == "server says " + escape_line(EVIL)
+    assert len(shown_err.splitlines()) == 6  # warning, failure, cause, violation header, one diagnostic, stderr
 
-    out, err = ascii_stream(), ascii_stream()
-    as_json = Reporter("json", out, err)
-    as_json.result("tools/call", {"text": f"caf\u00e9 {EVIL}"})
-    as_json.failure(CliFailure("protocol", f"caf\u00e9 {EVIL}"))
-    assert json.loads(written(out)) == {"result": {"text": f"caf\u00e9 {EVIL}"}}
-    assert json.loads(written(err))["error"]["message"] == f"caf\u00e9 {EVIL}"
+    for fmt in ("text", "json"):  # the result as JSON; the failure as the envelope
+        out, err = ascii_stream(), ascii_stream()
+        reporter = Reporter(fmt, out, err)
+        reporter.result("tools/call", {"text": f"caf\u00e9 {EVIL}"})
+        reporter.failure(CliFailure("protocol", f"caf\u00e9 {EVIL}"))
+        result = {"text": f"caf\u00e9 {EVIL}"}
+        assert json.loads(written(out)) == (result if fmt == "text" else {"result": result})
+        assert json.loads(written(err))["error"]["message"] == f"caf\u00e9 {EVIL}"
+
+
+def test_default_format_prints_the_result_as_the_official_cli() -> None:
+    """Pretty JSON, two spaces, keys in the order received, non-ASCII kept (JSON.stringify(result, null, 2))."""
+    import io
+
+    from inspector.cli.output import Reporter
+
+    out, err = io.StringIO(), io.StringIO()
+    Reporter("text", out, err).result("tools/call", {"content": [{"type": "text", "text": "é"}], "isError": False})
+    assert out.getvalue() == (
+        '{\n  "content": [\n    {\n      "type": "text",\n      "text": "é"\n    }\n  ],\n  "isError": false\n}\n'
+    )
+    assert err.getvalue() == ""
+
+
+def test_quiet_keeps_only_the_result_and_the_envelope() -> None:
+    import io
+
+    from inspector.cli.output import Reporter
+
+    for fmt in ("text", "human", "json"):
+        out, err = io.StringIO(), io.StringIO()
+        quiet = Reporter(fmt, out, err, quiet=True)
+        quiet.warn("w")
+        quiet.status("task 1: working")
+        quiet.server_stderr("booting")
+        quiet.wrote({"path": "p", "format": "raw", "bytes": 3})
+        assert err.getvalue() == "", fmt
+        quiet.result("ping", {})
+        quiet.failure(CliFailure("tool", "bad"))
+        assert out.getvalue().strip() and err.getvalue().count("\n") == 1
+    loud = Reporter("text", io.StringIO(), io.StringIO())
+    loud.warn("w")
+    loud.status("task 1: working")  # our status lines: human format only
+    loud.server_stderr("booting\r\n")
+    loud.wrote({"path": "p", "format": "raw", "bytes": 3})
+    assert loud.err.getvalue() == "warning: w\nbooting\nWrote 3 bytes (raw) to p\n"  # type: ignore[attr-defined]
+    as_json = Reporter("json", io.StringIO(), io.StringIO())
+    as_json.warn("w")
+    as_json.wrote({"path": "p", "format": "json", "bytes": 3})
+    assert as_json.err.getvalue() == ""  # type: ignore[attr-defined]
+    assert json.loads(as_json.out.getvalue()) == {"output": {"path": "p", "format": "json", "bytes": 3}}  # type: ignore[attr-defined]
 
 
 def test_failure_lines_fall_back_to_the_exception_type() -> None:

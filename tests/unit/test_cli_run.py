@@ -1,4 +1,5 @@
-"""Pieces of the CLI run path that need no server: error lines, client capabilities, early start."""
+"""Pieces of the CLI run path that need no server: failures (kinds, exit codes, envelopes), client
+capabilities, early start."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import pytest
 
 from inspector.cli.early import EarlyTransport
 from inspector.cli.exitcodes import ExitCode
-from inspector.cli.run import _closed_line, _failure_from, client_capabilities
+from inspector.cli.failures import _closed_line, is_unreachable
+from inspector.cli.run import _failure_from, client_capabilities
 from inspector.client.errors import ConnectFailed, InvalidResponse, RemoteError, RequestTimeout
+from inspector.client.renewal import DeliveryFailed
 from inspector.transports.base import (
     EventSink,
     StderrLine,
@@ -20,6 +23,7 @@ from inspector.transports.base import (
     TransportEvent,
     TransportNote,
 )
+from inspector.transports.http_common import HttpAuthError, HttpError
 
 
 def test_closed_line() -> None:
@@ -36,21 +40,53 @@ def test_closed_line() -> None:
 
 def test_failures_from_client_errors() -> None:
     remote = _failure_from(RemoteError(-32602, "Unknown tool: x", {"k": 1}, method="tools/call"), None)
-    assert remote.exit_code == ExitCode.PROTOCOL_ERROR
+    assert remote.exit_code == ExitCode.ERROR
     assert remote.to_json() == {
-        "kind": "protocol", "message": "Unknown tool: x", "code": -32602, "data": {"k": 1}, "method": "tools/call",
+        "code": "error", "message": "Unknown tool: x", "kind": "protocol", "jsonrpcCode": -32602,
+        "data": {"k": 1}, "method": "tools/call",
     }  # fmt: skip
     assert remote.line() == "error: tools/call failed: server returned error -32602: Unknown tool: x"
     assert "data" not in _failure_from(RemoteError(-1, "m"), None).to_json()
+    # the server's message as it sent it (some SDKs put "MCP error <code>: " into it themselves)
+    assert _failure_from(RemoteError(-32602, "MCP error -32602: gone"), None).message == "MCP error -32602: gone"
 
     timeout = _failure_from(RequestTimeout("tools/call timed out after 5 s without an answer"), None)
-    assert timeout.exit_code == ExitCode.CONNECTION and "--timeout" in timeout.message
+    assert timeout.exit_code == ExitCode.ERROR and "--timeout" in timeout.message
     invalid = _failure_from(InvalidResponse("tools/call: both"), None)
-    assert invalid.exit_code == ExitCode.PROTOCOL_ERROR
+    assert (invalid.exit_code, invalid.kind) == (ExitCode.ERROR, "protocol")
     spawn = _failure_from(ConnectFailed("command not found: nope"), None)
-    assert (spawn.exit_code, spawn.line()) == (ExitCode.CONNECTION, "error: command not found: nope")
+    assert (spawn.exit_code, spawn.line()) == (ExitCode.ERROR, "error: command not found: nope")
+    assert spawn.to_json()["code"] == "error"
+    refused = _failure_from(ConnectFailed("initialize refused", -32602), None)
+    assert (refused.kind, refused.to_json()["jsonrpcCode"]) == ("protocol", -32602)
     other = _failure_from(RuntimeError(), None)
-    assert other.exit_code == ExitCode.CONNECTION and other.message == "RuntimeError"
+    assert other.exit_code == ExitCode.ERROR and other.message == "RuntimeError"
+
+
+def test_unreachable_and_auth_failures() -> None:
+    unreachable = _failure_from(ConnectFailed("cannot connect to http://127.0.0.1:9/mcp: connection refused"), None)
+    assert (unreachable.exit_code, unreachable.to_json()["code"]) == (ExitCode.UNREACHABLE, "unreachable")
+    dns = _failure_from(ConnectFailed("cannot connect to http://x.invalid/mcp: host 'x.invalid' not found"), None)
+    assert dns.exit_code == ExitCode.UNREACHABLE
+    assert not is_unreachable("server process exited (exit status 1)")
+
+    def delivered(error: Exception) -> ConnectFailed:
+        try:
+            raise ConnectFailed("initialize could not be delivered") from DeliveryFailed("HTTP 401", error)  # type: ignore[arg-type]
+        except ConnectFailed as exc:
+            return exc
+
+    auth = _failure_from(delivered(HttpAuthError("401", status=401, url="http://h/mcp")), None)
+    assert auth.exit_code == ExitCode.AUTH_REQUIRED
+    assert auth.to_json() == {
+        "code": "auth_required", "message": "initialize could not be delivered", "status": 401, "url": "http://h/mcp",
+        "kind": "auth",
+    }  # fmt: skip
+    forbidden = _failure_from(DeliveryFailed("HTTP 403", HttpAuthError("403", status=403)), None)
+    assert forbidden.exit_code == ExitCode.AUTH_REQUIRED
+    # an error status that is not about authorization, even with "cannot connect" in its text, is exit 1
+    server_down = _failure_from(delivered(HttpError("cannot connect: HTTP 502", status=502)), None)
+    assert (server_down.exit_code, server_down.to_json()["status"]) == (ExitCode.ERROR, 502)
 
 
 @pytest.mark.parametrize(

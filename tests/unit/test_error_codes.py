@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from inspector.cli.errors import CliFailure
+from inspector.cli.failures import server_error
 from inspector.cli.output import explain_failure, report_failure
 from inspector.protocol import jsonrpc
 from inspector.protocol.error_codes import (
@@ -191,16 +192,8 @@ def test_helpers() -> None:
 
 
 def remote(code: int, message: str, data: Any = None, method: str = "tools/call") -> CliFailure:
-    """A failure built the way inspector/cli/run.py builds one from a RemoteError."""
-    return CliFailure(
-        "protocol",
-        message,
-        code=code,
-        data=data,
-        has_data=data is not None,
-        extra={"method": method},
-        line=f"error: {method} failed: server returned error {code}: {message}",
-    )
+    """A failure built the way the CLI builds one from a RemoteError (inspector/cli/failures.py)."""
+    return server_error(code, message, data, method, {})
 
 
 def printed(failure: CliFailure, fmt: str) -> str:
@@ -209,22 +202,24 @@ def printed(failure: CliFailure, fmt: str) -> str:
     return err.getvalue()
 
 
-def test_cli_text_appends_the_explanation_on_the_same_line() -> None:
+def test_cli_human_appends_the_explanation_on_the_same_line() -> None:
     failure = remote(-32021, "Server requires elicitation", {"requiredCapabilities": {"elicitation": {}}})
-    assert printed(failure, "text") == (
+    assert printed(failure, "human") == (
         "error: tools/call failed: server returned error -32021: Server requires elicitation — "
         "the server requires the client capability elicitation, which this request did not declare\n"
     )
 
 
-def test_cli_json_carries_the_explanation() -> None:
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_cli_envelope_carries_the_explanation(fmt: str) -> None:
     data = {"supported": ["2026-07-28"], "requested": "1900-01-01"}
-    document = json.loads(printed(remote(-32022, "Unsupported protocol version", data, "tools/list"), "json"))
+    document = json.loads(printed(remote(-32022, "Unsupported protocol version", data, "tools/list"), fmt))
     assert document == {
         "error": {
-            "kind": "protocol",
+            "code": "error",
             "message": "Unsupported protocol version",
-            "code": -32022,
+            "kind": "protocol",
+            "jsonrpcCode": -32022,
             "data": data,
             "method": "tools/list",
             "explanation": "the server does not support protocol version 1900-01-01; it supports 2026-07-28",
@@ -234,14 +229,15 @@ def test_cli_json_carries_the_explanation() -> None:
 
 def test_cli_output_is_unchanged_for_other_errors() -> None:
     failure = remote(-32602, "Unknown tool: x")
-    assert printed(failure, "text") == "error: tools/call failed: server returned error -32602: Unknown tool: x\n"
+    assert printed(failure, "human") == "error: tools/call failed: server returned error -32602: Unknown tool: x\n"
     assert "explanation" not in json.loads(printed(failure, "json"))["error"]
+    assert "explanation" not in json.loads(printed(failure, "text"))["error"]
     assert explain_failure(CliFailure("connection", "refused", code=-32021)) is None  # not a server error
-    assert printed(CliFailure("usage", "bad"), "text") == "usage error: bad\n"
+    assert printed(CliFailure("usage", "bad"), "human") == "usage error: bad\n"
 
 
 def test_cli_escapes_what_the_server_sent_in_the_explanation() -> None:
     failure = remote(-32602, "not found", {"uri": "file:///a\x1b[31m\nb"}, "resources/read")
-    line = printed(failure, "text")
+    line = printed(failure, "human")
     assert line.count("\n") == 1 and "\x1b" not in line
     assert "resource not found: file:///a" in line
