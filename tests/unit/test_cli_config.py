@@ -24,8 +24,9 @@ def resolve(path: str, server: str | None = None, **kw: object) -> ServerSpec:
     return resolve_server(**args)  # type: ignore[arg-type]
 
 
-def test_full_entry(tmp_path: Path) -> None:
+def test_full_entry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "srv").mkdir()
+    monkeypatch.chdir(tmp_path)
     config = {
         "mcpServers": {
             "time": {"command": "python", "args": ["-m", "mcp_server_time"], "env": {"TZ": "UTC"}, "cwd": "srv"},
@@ -37,7 +38,7 @@ def test_full_entry(tmp_path: Path) -> None:
     assert spec.command == "python"
     assert spec.args == ("-m", "mcp_server_time")
     assert spec.env == {"TZ": "UTC"}
-    assert spec.cwd == str((tmp_path / "srv").resolve())  # relative to the config file
+    assert spec.cwd == "srv"  # relative to the current directory, as the official CLI starts it
     assert spec.name == "time"
     assert spec.describe() == "python -m mcp_server_time"
 
@@ -78,9 +79,8 @@ def test_vscode_servers_key_is_accepted(tmp_path: Path) -> None:
         ('{"mcpServers": {"a": {"command": "x", "env": []}}}', "a", "mcpServers.a.env must be an object"),
         ('{"mcpServers": {"a": {"command": "x", "env": {"K": 1}}}}', "a", "mcpServers.a.env.K must be a string"),
         ('{"mcpServers": {"a": {"command": "x", "cwd": 1}}}', "a", "mcpServers.a.cwd must be a string"),
-        ('{"mcpServers": {"a": {"url": "http://h/mcp"}}}', "a", "HTTP targets are not supported yet"),
-        ('{"mcpServers": {"a": {"type": "sse", "command": "x"}}}', "a", "HTTP targets are not supported yet"),
-        ('{"mcpServers": {"a": {"type": "ftp", "command": "x"}}}', "a", "unknown server type 'ftp'"),
+        ('{"mcpServers": {"a": {"url": "http://h/mcp"}}}', "a", "is an HTTP server (give it with --server"),
+        ('{"mcpServers": {"a": {"type": "sse", "command": "x"}}}', "a", "mcpServers.a.url must be an http://"),
     ],
 )
 def test_errors_are_clear(tmp_path: Path, content: str, server: str | None, fragment: str) -> None:
@@ -119,3 +119,8 @@ def test_target_and_demo(tmp_path: Path) -> None:
     assert spec.command == sys.executable and spec.args == ("-m", "inspector.demo")
     with pytest.raises(UsageError, match="working directory does not exist"):
         resolve_server(target=["x"], config=None, server=None, demo=False, env={}, cwd=str(tmp_path / "nope"))
+
+
+def test_an_unknown_type_runs_as_stdio_as_with_the_official(tmp_path: Path) -> None:
+    path = write(tmp_path, '{"mcpServers": {"a": {"type": "ftp", "command": "x"}}}')
+    assert resolve(path, "a").command == "x"
