@@ -1,7 +1,7 @@
 """The loopback redirect receiver for interactive authorization (RFC 8252 section 7.3).
 
-:class:`LoopbackCallback` listens on 127.0.0.1 only (never a wildcard address), on a random port unless one
-is given, for ``GET <path>?code=...&state=...``. A request whose ``state`` is not the expected one is
+:class:`LoopbackCallback` listens on 127.0.0.1 (or ::1 when asked) only, never a wildcard address, on a random
+port unless one is given, for ``GET <path>?code=...&state=...``. A request whose ``state`` is not the expected one is
 answered 400 and ignored (the wait goes on); the first request with the right state ends the wait, gets a
 small "you may close this window" page, and closes the listener. The listener also closes on timeout or
 cancellation, so it never outlives one authorization.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import ipaddress
 import logging
 import secrets
 import socket
@@ -21,7 +22,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from mcp.client.auth import OAuthFlowError
 
-__all__ = ["CallbackResult", "LoopbackCallback", "free_loopback_port"]
+__all__ = ["HOST", "CallbackResult", "LoopbackCallback", "free_loopback_port", "listen_host"]
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,22 @@ _PAGE: Final = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>MCP Inspector - {title}</title></head>
 <body style="font-family: sans-serif; margin: 3em"><h1>{title}</h1><p>{text}</p></body></html>
 """
+
+
+def _loopback_literal(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def listen_host(hostname: str) -> str | None:
+    """The address to listen on for a redirect URI naming ``hostname``: itself for a loopback IP (127.0.0.0/8,
+    ::1), 127.0.0.1 for ``localhost``; None for anything else (not loopback)."""
+    host = hostname.strip("[]").lower().rstrip(".")
+    if host == "localhost":
+        return HOST
+    return host if _loopback_literal(host) else None
 
 
 def free_loopback_port() -> int:
@@ -64,9 +81,12 @@ class LoopbackCallback:
     ``cb.expect_state(state)`` once the state is known, then ``await cb.wait()``.
     """
 
-    def __init__(self, *, port: int = 0, path: str = "/callback", timeout: float = 300.0) -> None:
+    def __init__(self, *, host: str = HOST, port: int = 0, path: str = "/callback", timeout: float = 300.0) -> None:
         if not path.startswith("/"):
             raise ValueError("the callback path must start with '/'")
+        if not _loopback_literal(host):
+            raise ValueError(f"the callback listens on a loopback address only (127.0.0.1, ::1), not {host}")
+        self.host = host
         self._requested_port = port
         self.path = path
         self.timeout = timeout
@@ -81,18 +101,21 @@ class LoopbackCallback:
     def redirect_uri(self) -> str:
         if self.port is None:
             raise RuntimeError("the callback is not listening yet")
-        return f"http://{HOST}:{self.port}{self.path}"
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}{self.path}"
 
     @property
     def listening(self) -> bool:
         return self._server is not None and self._server.is_serving()
 
     async def start(self) -> None:
-        """Bind 127.0.0.1 (a random port unless one was given) and start answering."""
+        """Bind 127.0.0.1 or ::1 (a random port unless one was given) and start answering."""
         if self._server is not None:
             return
         self._result = asyncio.get_running_loop().create_future()
-        self._server = await asyncio.start_server(self._handle, host=HOST, port=self._requested_port, limit=_MAX_HEAD)
+        self._server = await asyncio.start_server(
+            self._handle, host=self.host, port=self._requested_port, limit=_MAX_HEAD
+        )
         self.port = self._server.sockets[0].getsockname()[1]
         log.debug("OAuth callback listening on %s", self.redirect_uri)
 

@@ -14,7 +14,8 @@ credentials, jwt-bearer, enterprise-managed) and whether DPoP is used.
 from __future__ import annotations
 
 import ssl
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
+from contextlib import AbstractContextManager
 from urllib.parse import urlsplit
 
 import httpx2
@@ -28,6 +29,7 @@ from inspector.auth.callback import free_loopback_port
 from inspector.auth.grants import Grant, GrantOptions
 from inspector.auth.headless import HeadlessAuthorizer
 from inspector.auth.interactive import BrowserAuthorizer
+from inspector.auth.no_interaction import NoInteraction
 from inspector.auth.provider import InspectorOAuthProvider
 from inspector.auth.steps import StepCallback, StepRecorder
 from inspector.auth.storage import KeyringTokenStorage, clear_stored_authorization
@@ -35,7 +37,14 @@ from inspector.auth.urls import check_oauth_url
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.store.secrets import SecretStore
 
-__all__ = ["DEFAULT_CLIENT_NAME", "BearerAuth", "bearer_auth", "build_oauth_auth", "clear_stored_authorization"]
+__all__ = [
+    "DEFAULT_CLIENT_NAME",
+    "BearerAuth",
+    "bearer_auth",
+    "build_oauth_auth",
+    "clear_stored_authorization",
+    "registered_loopback_redirect",
+]
 
 DEFAULT_CLIENT_NAME = "MCP Inspector Desktop"
 _CALLBACK_PATH = "/callback"
@@ -90,15 +99,27 @@ def _scope_text(scopes: Sequence[str] | str | None) -> str | None:
     return " ".join(dict.fromkeys(words)) or None
 
 
-def _loopback_redirect(storage: TokenStorage) -> str:
-    """The redirect URI of the stored registration when it is ours (so it stays valid), else a new one."""
+def registered_loopback_redirect(storage: TokenStorage, path: str | None = None) -> str | None:
+    """The loopback redirect URI (``http://127.0.0.1:<port><path>``, any path for None) of the stored
+    registration, so that it stays valid (the window's and the CLI's logins share registrations); None when
+    there is no such registration."""
     if isinstance(storage, KeyringTokenStorage):
         info = storage.stored_client_info()
         for uri in (info.redirect_uris or []) if info is not None else []:
             parts = urlsplit(str(uri))
-            if parts.scheme == "http" and parts.hostname == "127.0.0.1" and parts.port and parts.path == _CALLBACK_PATH:
+            if (
+                parts.scheme == "http"
+                and parts.hostname == "127.0.0.1"
+                and parts.port
+                and (path is None or parts.path == path)
+            ):
                 return str(uri)
-    return f"http://127.0.0.1:{free_loopback_port()}{_CALLBACK_PATH}"
+    return None
+
+
+def _loopback_redirect(storage: TokenStorage) -> str:
+    """The redirect URI of the stored registration when it is ours (so it stays valid), else a new one."""
+    return registered_loopback_redirect(storage) or f"http://127.0.0.1:{free_loopback_port()}{_CALLBACK_PATH}"
 
 
 def build_oauth_auth(
@@ -117,10 +138,12 @@ def build_oauth_auth(
     client_name: str = DEFAULT_CLIENT_NAME,
     opener: BrowserOpener | None = None,
     callback_timeout: float = 300.0,
+    person_waits: Callable[[], AbstractContextManager[None]] | None = None,
     verify: ssl.SSLContext | bool = True,
     secrets: SecretStore | None = None,
     limits: Limits = DEFAULT_LIMITS,
     grant: GrantOptions | None = None,
+    no_interaction: str | None = None,
 ) -> InspectorOAuthProvider:
     """The OAuth ``httpx2.Auth`` for the MCP server at ``server_url``.
 
@@ -142,6 +165,10 @@ def build_oauth_auth(
     * ``grant``: the grant, a ``private_key_jwt`` key (``client_id`` is then its client), a workload JWT, the
       enterprise IdP, and the DPoP mode (default: authorization code unless the server offers only client
       credentials to a confidential client; DPoP when the authorization server supports it).
+    * ``no_interaction``: why no person may be asked (``--stored-auth-only``, no terminal): stored tokens are used
+      and refreshed, grants without a browser run, and the step that would open one raises
+      :class:`~inspector.auth.no_interaction.InteractionRefused` with this reason (instead of ``auto_approve``
+      or the browser).
 
     ValueError when the settings contradict each other (a secret without its client, a grant without what
     it needs).
@@ -186,11 +213,15 @@ def build_oauth_auth(
         software_version=__version__,
     )
     recorder = StepRecorder(on_step)
-    authorizer: HeadlessAuthorizer | BrowserAuthorizer
-    if auto_approve:
+    authorizer: HeadlessAuthorizer | BrowserAuthorizer | NoInteraction
+    if no_interaction is not None:
+        authorizer = NoInteraction(no_interaction)
+    elif auto_approve:
         authorizer = HeadlessAuthorizer(redirect, verify=verify, recorder=recorder, limits=limits)
     else:
-        authorizer = BrowserAuthorizer(redirect, opener=opener, timeout=callback_timeout, recorder=recorder)
+        authorizer = BrowserAuthorizer(
+            redirect, opener=opener, timeout=callback_timeout, recorder=recorder, person_waits=person_waits
+        )
     return InspectorOAuthProvider(
         server_url,
         metadata,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from urllib.parse import parse_qsl, urlsplit
 
 from mcp.client.auth import OAuthFlowError
 from mcp.shared.auth import AuthorizationCodeResult
 
 from inspector.auth.browser import BrowserOpener, open_in_browser
-from inspector.auth.callback import LoopbackCallback
+from inspector.auth.callback import LoopbackCallback, listen_host
 from inspector.auth.steps import AuthStepKind, StepRecorder, mask_url
 from inspector.auth.urls import check_oauth_url
 from inspector.transports.base import message_of
@@ -30,12 +32,25 @@ class BrowserAuthorizer:
         opener: BrowserOpener | None = None,
         timeout: float = 300.0,
         recorder: StepRecorder | None = None,
+        person_waits: Callable[[], AbstractContextManager[None]] | None = None,
     ) -> None:
-        parts = urlsplit(redirect_uri)
-        if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "localhost") or parts.port is None:
-            raise ValueError(f"an interactive redirect URI must be http://127.0.0.1:<port>/<path>, not {redirect_uri}")
+        """``person_waits``: a context the wait for the person's redirect runs in (the CLI pauses its connect
+        deadline there: the time a person takes to log in is not the server's)."""
+        self._person_waits = person_waits or nullcontext
+        try:
+            parts = urlsplit(redirect_uri)
+            port = parts.port
+        except ValueError:
+            parts, port = None, None
+        host = listen_host(parts.hostname or "") if parts is not None and parts.scheme == "http" else None
+        if parts is None or host is None:
+            raise ValueError(
+                f"an interactive redirect URI must be http://127.0.0.1:<port>/<path> (or localhost, [::1]), "
+                f"not {redirect_uri}"
+            )
         self.redirect_uri = redirect_uri
-        self._port = parts.port
+        self._host = host
+        self._port = 80 if port is None else port
         self._path = parts.path or "/"
         self._opener = opener
         self._timeout = timeout
@@ -44,7 +59,7 @@ class BrowserAuthorizer:
 
     async def redirect_handler(self, authorization_url: str) -> None:
         await self.close()
-        callback = LoopbackCallback(port=self._port, path=self._path, timeout=self._timeout)
+        callback = LoopbackCallback(host=self._host, port=self._port, path=self._path, timeout=self._timeout)
         try:
             await callback.start()
         except OSError as exc:
@@ -80,7 +95,8 @@ class BrowserAuthorizer:
         if callback is None:
             raise OAuthFlowError("no authorization in progress")
         try:
-            result = await callback.wait()
+            with self._person_waits():
+                result = await callback.wait()
         finally:
             await self.close()
         if self._recorder is not None:

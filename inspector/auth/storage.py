@@ -19,6 +19,10 @@
 no usable keyring, :class:`~inspector.store.secrets.SecretStore` keeps them in memory for the session
 and :attr:`KeyringTokenStorage.message` says so. A pre-registered client (id and secret the user typed)
 is passed in and never written here: the profile keeps its secret.
+
+The keyring cannot be enumerated, so the storage of the process-wide store (the window's, the CLI's) also keeps
+the index of servers that have tokens (:mod:`inspector.auth.stored_index`, URLs only) up to date:
+``mcp-inspect --cli --list-stored-auth`` reads it.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from pathlib import Path
 from typing import Any, Final
 
 from mcp.client.auth.utils import issuers_match
@@ -33,6 +38,7 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToke
 from mcp.shared.auth_utils import resource_url_from_server_url
 from pydantic import ValidationError
 
+from inspector.auth.stored_index import StoredServerIndex, default_server_index
 from inspector.store.secrets import SecretStore
 
 __all__ = [
@@ -47,6 +53,8 @@ log = logging.getLogger(__name__)
 
 _PREFIX: Final = "oauth"
 _shared_store: SecretStore | None = None
+_DEFAULT_INDEX: Final = StoredServerIndex(Path())
+"""Stands for "the config dir's index when the secrets are the process-wide store" (resolved when used)."""
 
 
 def default_secret_store() -> SecretStore:
@@ -76,13 +84,27 @@ def _issuer_index(store: SecretStore, server_url: str) -> list[str]:
     return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
 
 
-def clear_stored_authorization(server_url: str, *, secrets: SecretStore | None = None) -> None:
-    """Forget the stored tokens and every client registration of ``server_url`` (nothing stored is fine)."""
+def _index_for(secrets: SecretStore | None, index: StoredServerIndex | None) -> StoredServerIndex | None:
+    """The server index that goes with ``secrets``: the config dir's for the process-wide store (what the window
+    and the CLI use), else only the one passed."""
+    if index is not _DEFAULT_INDEX:
+        return index
+    return default_server_index() if secrets is None or secrets is _shared_store else None
+
+
+def clear_stored_authorization(
+    server_url: str, *, secrets: SecretStore | None = None, index: StoredServerIndex | None = _DEFAULT_INDEX
+) -> None:
+    """Forget the stored tokens and every client registration of ``server_url`` (nothing stored is fine), and
+    take it off the index of servers with stored tokens (:mod:`inspector.auth.stored_index`)."""
     store = secrets if secrets is not None else default_secret_store()
     for issuer in _issuer_index(store, server_url):
         store.delete(registration_key(server_url, issuer))
     for part in ("tokens", "client", "issuers"):
         store.delete(storage_key(server_url, part))
+    listed = _index_for(secrets, index)
+    if listed is not None:
+        listed.remove(server_url)
 
 
 def _load_json(raw: str | None, what: str) -> dict[str, Any] | None:
@@ -101,6 +123,8 @@ class KeyringTokenStorage:
 
     ``preregistered`` is a client the user configured (id, secret): :meth:`get_client_info` returns it
     instead of any stored registration, and stored tokens issued to another client are ignored.
+    ``index`` lists the server while it has tokens in the OS keyring (default: the config dir's index when
+    ``secrets`` is the process-wide store, else none).
     """
 
     def __init__(
@@ -109,8 +133,10 @@ class KeyringTokenStorage:
         *,
         secrets: SecretStore | None = None,
         preregistered: OAuthClientInformationFull | None = None,
+        index: StoredServerIndex | None = _DEFAULT_INDEX,
     ) -> None:
         self.server_url = server_url
+        self._index = index
         self.secrets = secrets if secrets is not None else default_secret_store()
         self.preregistered = preregistered
         self.server_metadata: OAuthMetadata | None = None
@@ -213,9 +239,31 @@ class KeyringTokenStorage:
         except ValidationError:
             return None
 
+    @property
+    def index(self) -> StoredServerIndex | None:
+        """The index of servers with stored tokens this storage keeps up to date (None: none)."""
+        if self._index is _DEFAULT_INDEX:
+            self._index = default_server_index() if self.secrets is _shared_store else None
+        return self._index
+
+    def stored_tokens(self) -> OAuthToken | None:
+        """The stored token response, whoever it was issued to (None: none stored, or unreadable)."""
+        record = self._record()
+        if record is None:
+            return None
+        try:
+            return OAuthToken.model_validate(record.get("token"))
+        except ValidationError:
+            return None
+
+    def has_stored_token(self) -> bool:
+        """Whether an access token is stored for this server (expired or not)."""
+        tokens = self.stored_tokens()
+        return tokens is not None and bool(tokens.access_token)
+
     def clear(self) -> None:
         """Forget this server's stored tokens and registration."""
-        clear_stored_authorization(self.server_url, secrets=self.secrets)
+        clear_stored_authorization(self.server_url, secrets=self.secrets, index=self.index)
 
     # -- TokenStorage --------------------------------------------------------------------------------
 
@@ -244,6 +292,9 @@ class KeyringTokenStorage:
         if self.token_binding is not None:
             record["dpop_jkt"] = self.token_binding
         self.secrets.set(storage_key(self.server_url, "tokens"), json.dumps(record, separators=(",", ":")))
+        index = self.index
+        if index is not None and self.secrets.persistent:  # session-only tokens are nobody else's to find
+            index.add(self.server_url)
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         if self.preregistered is not None:

@@ -107,6 +107,11 @@ class RawAnswer:
     headers: tuple[tuple[str, str], ...] = (("content-type", "application/json"),)
 
 
+LOOPBACK_REDIRECTS: list[AnyUrl] = [AnyUrl("http://127.0.0.1/callback"), AnyUrl("http://127.0.0.1/oauth/callback")]
+"""What pre-registered and CIMD clients registered: the window's path and the CLI's default (the official CLI's),
+on any loopback port."""
+
+
 class LoopbackClient(OAuthClientInformationFull):
     """A client whose loopback redirect URIs match on any port (RFC 8252 section 7.3)."""
 
@@ -140,7 +145,7 @@ class Provider:
                 client_id=client_id,
                 client_secret=secret,
                 token_endpoint_auth_method=method,
-                redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
+                redirect_uris=LOOPBACK_REDIRECTS,
                 scope=" ".join(ALL_SCOPES),
             )
 
@@ -151,7 +156,7 @@ class Provider:
             return LoopbackClient(
                 client_id=client_id,
                 token_endpoint_auth_method="none",
-                redirect_uris=[AnyUrl("http://127.0.0.1/callback")],
+                redirect_uris=LOOPBACK_REDIRECTS,
                 scope=" ".join(ALL_SCOPES),
             )
         return None
