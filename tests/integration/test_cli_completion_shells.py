@@ -157,10 +157,6 @@ def test_bash_offers_every_option(scripts: dict[str, Path], workdir: Path) -> No
 
 
 def test_bash_server_names_of_our_own_catalog(scripts: dict[str, Path], workdir: Path) -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("inspector.cli.catalog") is None:
-        pytest.skip("the catalog methods (servers/list) are not built yet")
     catalog = workdir / "mcp.json"
     catalog.write_text(json.dumps({"mcpServers": {"alpha": {"command": "x"}, "beta": {"url": "http://127.0.0.1:1/"}}}))
     stub = workdir.parent / "bin" / "mcp-inspect"
