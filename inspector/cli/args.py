@@ -32,6 +32,7 @@ from inspector.cli.parser import (
     NOT_BUILT_METHODS,
     ONE_SHOT_METHODS,
     build_parser,
+    shared_parser,
 )
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 
@@ -217,7 +218,7 @@ def parse_args(argv: list[str]) -> CliOptions:
     """Parse and validate a command line (without the leading ``--cli``, which is tolerated anyway)."""
     parts = split(argv)
     ours, target = parts.ours, parts.target
-    ns = build_parser().parse_args(ours)
+    ns = shared_parser().parse_args(ours)
     if ns.help:
         raise HelpRequested(build_parser().format_help())
     if ns.version:
@@ -265,7 +266,7 @@ def parse_args(argv: list[str]) -> CliOptions:
     from inspector.cli.stored_auth import check_stored_auth
 
     check_stored_auth(opts)
-    from inspector.cli.catalog import check_catalog
+    from inspector.cli.catalog_rules import check_catalog
 
     check_catalog(opts)
     if ns.load and (ns.list_stored_auth or ns.print_handoff):

@@ -23,7 +23,7 @@ from functools import cache
 from typing import Final, Literal
 
 from inspector.cli.errors import UsageError
-from inspector.cli.parser import MULTI_VALUE, build_parser
+from inspector.cli.parser import MULTI_VALUE, shared_parser
 
 __all__ = ["Arity", "Split", "option_arity", "sniff_format", "split_argv", "suggest"]
 
@@ -35,7 +35,7 @@ _HEADER_VALUE: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+:(?!//)")
 def option_arity() -> dict[str, Arity]:
     """Every option string we own and how many values it takes (read from the parser)."""
     table: dict[str, Arity] = {}
-    for action in build_parser()._actions:
+    for action in shared_parser()._actions:
         arity: Arity = "flag" if action.nargs == 0 else "one"
         for option in action.option_strings:
             table[option] = "many" if option in MULTI_VALUE else arity

@@ -21,7 +21,6 @@ from inspector.cli.catalog_entries import (
     DEFAULT_ERA,
     REMOTE_TYPES,
     config_part,
-    demo_target,
     entry_type,
     inspector_part,
     is_sensitive_header,
@@ -34,6 +33,9 @@ from inspector.cli.catalog_entries import (
     with_inspector_fields,
 )
 from inspector.cli.catalog_file import CatalogDocument, catalog_path, read_catalog, read_config, write_catalog
+from inspector.cli.catalog_rules import check_catalog
+from inspector.cli.catalog_rules import command_line_target as _target
+from inspector.cli.catalog_rules import given as _given
 from inspector.cli.catalog_secrets import CatalogSecrets, Field, secret_fields
 from inspector.cli.errors import UsageError
 from inspector.cli.exitcodes import ExitCode
@@ -44,47 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = ["WRITE_METHODS", "check_catalog", "collation_key", "run_catalog_method"]
 
-CATALOG_METHODS: Final = ("servers/list", "servers/show", "servers/add", "servers/edit", "servers/remove")
 WRITE_METHODS: Final = ("servers/add", "servers/edit", "servers/remove")
-_TARGET_WRITERS: Final = ("servers/add", "servers/edit")
-
-
-# -- combination rules ------------------------------------------------------------------------------------------
-
-
-def _given(value: str | None) -> bool:
-    return bool((value or "").strip())
-
-
-def _target(opts: CliOptions) -> list[str]:
-    """The server the command line names itself: TARGET (a command or URL), --server-url, or --demo."""
-    if opts.target:
-        return list(opts.target)
-    if opts.url is not None:
-        return [opts.url]
-    return demo_target() if opts.demo else []
-
-
-def check_catalog(opts: CliOptions) -> None:
-    """The combination rules of --catalog, --config, --server and --rename (UsageError), for parse_args."""
-    if opts.rename is not None and opts.method != "servers/edit":
-        raise UsageError("--rename is only used with --method servers/edit")
-    if _given(opts.catalog) and _given(opts.config):
-        raise UsageError(
-            "--catalog and --config cannot be combined: --catalog is the writable catalog, "
-            "--config a read-only session file"
-        )
-    if opts.method in CATALOG_METHODS and opts.relogin:
-        raise UsageError("--relogin cannot be combined with --method servers/* (they connect to no server)")
-    if opts.method in _TARGET_WRITERS or opts.method == "servers/remove":
-        return  # a command line server is the new entry (add, edit) or refused by servers/remove itself
-    if _target(opts):
-        for flag, given in (("--catalog", _given(opts.catalog)), ("--config", _given(opts.config))):
-            if given:
-                raise UsageError(
-                    f"{flag} cannot be combined with a server command or URL: {flag} names the file the server "
-                    "comes from (--server NAME picks the entry)"
-                )
 
 
 # -- output -----------------------------------------------------------------------------------------------------

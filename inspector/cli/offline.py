@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from inspector.cli.args import CliOptions
 from inspector.cli.exitcodes import ExitCode
+from inspector.cli.parser import CATALOG_METHODS
 
 __all__ = ["CATALOG_METHODS", "run_offline"]
-
-CATALOG_METHODS = ("servers/list", "servers/show", "servers/add", "servers/edit", "servers/remove")
 
 
 def run_offline(opts: CliOptions) -> int | None:

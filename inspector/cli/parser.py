@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from functools import cache
 from typing import Any, Final, NoReturn
 
 from inspector.cli.auth_options import ENVIRONMENT_HELP as AUTH_ENVIRONMENT_HELP
@@ -32,6 +33,7 @@ __all__ = [
     "NOT_BUILT_METHODS",
     "ONE_SHOT_METHODS",
     "build_parser",
+    "shared_parser",
 ]
 
 ONE_SHOT_METHODS: Final = (
@@ -408,3 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     _run_arguments(parser)
     _not_built_arguments(parser)
     return parser
+
+
+@cache
+def shared_parser() -> argparse.ArgumentParser:
+    """One parser for the process (parsing does not change it): the argv split and parse_args share it."""
+    return build_parser()
