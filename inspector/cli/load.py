@@ -181,6 +181,9 @@ def summarize(run: LoadRun) -> dict[str, Any]:
     return out
 
 
+_SLOT_TOLERANCE = 1e-6  # seconds: rate slots are sums of 1/rate, which may land a hair before the deadline
+
+
 def _message(exc: BaseException) -> str:
     return str(exc).strip() or type(exc).__name__
 
@@ -219,7 +222,8 @@ async def run_load(
                     return False
                 now = clock.now()
                 scheduled = max(next_start, now)
-                if now >= deadline or scheduled >= deadline:
+                # a slot that falls on the deadline is past it, whatever float sums made of the slot times
+                if now >= deadline or scheduled >= deadline - _SLOT_TOLERANCE:
                     run.stopped_by = "duration"
                     return False
                 if scheduled <= now:

@@ -106,8 +106,10 @@ def test_rate_within_a_duration(tmp_path: Path) -> None:
     official, ours = summaries(*both(*everything(), *args, home=tmp_path))
     assert counts(ours) == counts(official) == ("echo", 10, None, 1000, 5, 5, 5, 0, 0, 0)  # at 0, .2, .4, .6, .8 s
     for summary in (official, ours):
-        assert 790 <= summary["elapsedMs"] < 1000, summary
-        assert 5 <= summary["throughput"] <= 6.4, summary
+        # the fifth call starts at 0.8 s; the run ends when it answers, however long a loaded machine takes
+        last_answer = 800 + summary["latencyMs"]["max"]
+        assert 790 <= summary["elapsedMs"] <= last_answer + 150, summary
+        assert summary["throughput"] == pytest.approx(5000 / summary["elapsedMs"], abs=0.01), summary
     assert ours["stoppedBy"] == "duration"
 
 

@@ -31,8 +31,8 @@ T = TypeVar("T")
 class FakeClock:
     """Virtual seconds: ``sleep`` parks the caller until :func:`drive` moves time to its wake-up."""
 
-    def __init__(self) -> None:
-        self.t = 0.0
+    def __init__(self, start: float = 0.0) -> None:
+        self.t = start
         self.sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
         self._seq = itertools.count()
 
@@ -233,6 +233,15 @@ def test_rate_spreads_the_starts_evenly() -> None:
     call = fake_call(clock, 0.5)
     run = drive(clock, lambda: run_load(call, tool="t", bounds=LoadBounds(10, requests=4, rate=10), clock=clock))
     assert call.starts == pytest.approx([0, 0.1, 0.2, 0.3])  # slow calls overlap, the starts keep the pace
+
+
+@pytest.mark.parametrize("start", [0.3, 7.7, 98765.4321, 12345.678])
+def test_a_rate_slot_on_the_deadline_is_past_it_wherever_the_clock_starts(start: float) -> None:
+    # the monotonic clock's origin is arbitrary: from 0.3 s, five sums of 0.2 s land a hair before 1.3 s
+    clock = FakeClock(start)
+    call = fake_call(clock, 0.01)
+    run = drive(clock, lambda: run_load(call, tool="t", bounds=LoadBounds(10, duration=1.0, rate=5), clock=clock))
+    assert len(call.starts) == 5 and run.elapsed == pytest.approx(0.81)
 
 
 def test_rate_does_not_burst_to_catch_up_after_an_idle_gap() -> None:
