@@ -222,8 +222,9 @@ async def run_load(
                     return False
                 now = clock.now()
                 scheduled = max(next_start, now)
-                # a slot that falls on the deadline is past it, whatever float sums made of the slot times
-                if now >= deadline or scheduled >= deadline - _SLOT_TOLERANCE:
+                # scheduled >= now, so this covers "now is past the deadline" too; a slot that falls on the
+                # deadline is past it, whatever float sums made of the slot times
+                if scheduled >= deadline - _SLOT_TOLERANCE:
                     run.stopped_by = "duration"
                     return False
                 if scheduled <= now:
