@@ -37,8 +37,8 @@ from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.recording import Recording
 from inspector.transports.base import StderrLine
-from inspector.ui.app import share_the_gil, warm_up
 from inspector.ui.log import LogPanel
+from inspector.ui.window.app import share_the_gil, warm_up
 
 GOALS = {"max_stall_ms": 50, "search_ms": 300, "rss_mb": 500}
 OFFICIAL_INSPECTOR_KEEPS = 1000

@@ -9,7 +9,7 @@ The benchmark shows a ``ToolsPanel`` (offscreen), connects through a ``Connectio
 waits until every tool is listed, types filter strings one keystroke at a time (the panel debounces them),
 clears the filter, scrolls the list end to end and selects tools (building their forms), while a 5 ms
 ``QTimer`` probe records the gaps between its ticks. The longest gap is the longest stall of the event loop.
-Start-up is prepared as the app does it (``inspector.ui.app.warm_up``: validation models imported, start-up
+Start-up is prepared as the app does it (``inspector.ui.window.app.warm_up``: validation models imported, start-up
 objects frozen out of the garbage collector's sight). Prints one JSON line; exits 1 when a stall exceeds the goal.
 
     QT_QPA_PLATFORM=offscreen python bench/many_tools.py [--tools 2000] [--runs 3]
@@ -148,8 +148,8 @@ def one_run(app: Any, count: int, page_size: int, history: Path) -> dict[str, An
     from PySide6.QtTest import QTest
 
     from inspector.transports.stdio import StdioTransport
-    from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
-    from inspector.ui.tools_panel import ToolsPanel
+    from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState
+    from inspector.ui.explore.tools.panel import ToolsPanel
 
     argv = [str(Path(__file__).resolve()), "--serve", "--tools", str(count), "--page-size", str(page_size)]
     settings = ConnectionSettings("many tools", lambda: StdioTransport(sys.executable, argv))
@@ -260,7 +260,7 @@ def main() -> int:
     from PySide6.QtCore import qInstallMessageHandler
     from PySide6.QtWidgets import QApplication
 
-    from inspector.ui.app import new_event_loop, share_the_gil, warm_up
+    from inspector.ui.window.app import new_event_loop, share_the_gil, warm_up
 
     qInstallMessageHandler(lambda _mode, _context, message: None if "propagateSizeHints" in message else
                            sys.stderr.write(message + "\n"))  # fmt: skip

@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         from inspector.cli.main import main as cli_main
 
         return cli_main(rest)
-    from inspector.ui.app import main as window_main
+    from inspector.ui.window.app import main as window_main
 
     return window_main(rest)
 

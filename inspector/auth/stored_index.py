@@ -71,7 +71,7 @@ class StoredServerIndex:
             self._write([url for url in known if url != key])
 
     def _write(self, servers: list[str]) -> None:
-        from inspector.store.profile_store import atomic_write_text
+        from inspector.store.profiles.store import atomic_write_text
 
         document = {"version": _VERSION, "servers": sorted(set(servers))}
         try:

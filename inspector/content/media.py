@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import mimetypes
 import wave
+from urllib.parse import unquote_to_bytes
 
 from inspector.content.mime import essence
 
-__all__ = ["describe_audio", "mime_mismatch", "sniff_mime_type", "suffix_for"]
+__all__ = ["decode_data_uri", "describe_audio", "mime_mismatch", "sniff_mime_type", "suffix_for"]
 
 _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
     (b"\x89PNG\r\n\x1a\n", 0, "image/png"),
@@ -94,3 +96,20 @@ def suffix_for(mime_type: str | None, uri: str | None = None) -> str:
         if "." in tail and len(tail.rsplit(".", 1)[1]) <= 5:
             return "." + tail.rsplit(".", 1)[1]
     return ".bin"
+
+
+def decode_data_uri(uri: str) -> tuple[str, bytes] | None:
+    """(mime type, bytes) of a ``data:`` URI, or None when it is not one or does not decode."""
+    if not uri.startswith("data:") or "," not in uri:
+        return None
+    header, _, payload = uri[5:].partition(",")
+    params = header.split(";")
+    mime = params[0].strip().lower() or "text/plain"
+    try:
+        if "base64" in (p.strip().lower() for p in params[1:]):
+            data = base64.b64decode(payload, validate=False)
+        else:
+            data = unquote_to_bytes(payload)
+    except ValueError:
+        return None
+    return mime, data

@@ -5,6 +5,16 @@ Run it with ``python -m inspector.demo`` (stdio), ``--http PORT`` (Streamable HT
 answers. Never imports Qt.
 """
 
-from inspector.demo.server import SERVER_NAME, build_server, run_http, run_sse, run_stdio
+from typing import Any
 
 __all__ = ["SERVER_NAME", "build_server", "run_http", "run_sse", "run_stdio"]
+
+
+def __getattr__(name: str) -> Any:
+    """The server's names, imported on first use: the window imports ``inspector.demo.http_transport``, and
+    importing the server would pull the whole SDK into the window process at startup."""
+    if name in __all__:
+        from inspector.demo import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module 'inspector.demo' has no attribute {name!r}")

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.store.paths import config_dir
-from inspector.store.profile_store import atomic_write_text
+from inspector.store.profiles.store import atomic_write_text
 
 __all__ = ["CANNED_FILE", "CannedReplies", "CannedReply"]
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.store.paths import config_dir, describe_os_error
-from inspector.store.profile_store import atomic_write_text
+from inspector.store.profiles.store import atomic_write_text
 
 __all__ = ["FORMAT_VERSION", "ArgumentHistory", "HistoryEntry", "history_dir", "scrub_sensitive"]
 

@@ -20,10 +20,10 @@ from pytestqt.qtbot import QtBot
 
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
 from inspector.transports.stdio import StdioTransport
-from inspector.ui.app import new_event_loop
-from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.settings import UiSettings
+from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState
+from inspector.ui.window.app import new_event_loop
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.settings import UiSettings
 
 T = TypeVar("T")
 

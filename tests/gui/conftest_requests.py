@@ -24,8 +24,8 @@ from pytestqt.qtbot import QtBot
 from inspector.store.canned_replies import CannedReplies
 from inspector.store.recording import RecordFilter
 from inspector.transports.stdio import StdioTransport
-from inspector.ui.controller import ConnectionController, ConnectionSettings, ConnectionState
-from inspector.ui.requests import GuiRequestHandlers
+from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState
+from inspector.ui.server_requests import GuiRequestHandlers
 
 DEMO = [sys.executable, "-m", "inspector.demo"]
 MISBEHAVING = Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py"

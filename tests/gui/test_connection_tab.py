@@ -15,10 +15,10 @@ from pytestqt.qtbot import QtBot
 
 from inspector.client.errors import ClientError
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, StdioSettings
-from inspector.ui.connection_tab import ConnectionTab
-from inspector.ui.controller import ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profile_bridge import DEMO_PROFILE_ID
+from inspector.ui.connection.controller import ConnectionState
+from inspector.ui.window.connection_tab import ConnectionTab
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.profile_bridge import DEMO_PROFILE_ID
 
 MakeWindow = Callable[..., MainWindow]
 MISBEHAVING = Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py"
@@ -270,7 +270,7 @@ def test_shutdown_closes_connections_and_recordings(
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "javascript:alert(1)", "ftp://example.com/x", "http://"])
 def test_only_web_links_are_opened(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from inspector.ui import overview_panel
+    from inspector.ui.widgets import desktop as overview_panel
 
     opened: list[Any] = []
     monkeypatch.setattr(overview_panel.QDesktopServices, "openUrl", lambda u: opened.append(u) or True)
@@ -281,7 +281,7 @@ def test_only_web_links_are_opened(url: str, monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_data_uri_decoding() -> None:
-    from inspector.ui.overview_panel import decode_data_uri
+    from inspector.content.media import decode_data_uri
 
     assert decode_data_uri("data:image/svg+xml;base64,PHN2Zy8+") == ("image/svg+xml", b"<svg/>")
     assert decode_data_uri("data:text/plain,a%20b") == ("text/plain", b"a b")
@@ -342,7 +342,7 @@ def test_secret_env_reaches_the_server_but_never_the_disk(
 
 def test_overview_icons_and_links_stay_offline(qtbot: QtBot) -> None:
     from inspector.client.connection import ServerInfo
-    from inspector.ui.overview_panel import OverviewPanel
+    from inspector.ui.connection.overview import OverviewPanel
 
     panel = OverviewPanel()
     qtbot.addWidget(panel)

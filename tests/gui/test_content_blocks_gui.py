@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from inspector.content.blocks import BlockKind
 from inspector.demo.media import make_png, make_wav
-from inspector.ui.content import (
+from inspector.ui.viewers import (
     AudioView,
     ContentListView,
     HexView,
@@ -25,7 +25,7 @@ from inspector.ui.content import (
     TextMode,
     TextView,
 )
-from inspector.ui.content.text_widgets import FitPlainTextEdit, FitTextBrowser
+from inspector.ui.viewers.text_widgets import FitPlainTextEdit, FitTextBrowser
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -9,8 +9,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from inspector.ui.content.json_model import JsonTreeModel
-from inspector.ui.content.json_view import JsonTreeView
+from inspector.ui.viewers.json_model import JsonTreeModel
+from inspector.ui.viewers.json_view import JsonTreeView
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

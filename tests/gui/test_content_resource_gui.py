@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from inspector.content.diff import DiffLineKind
 from inspector.content.mime import ViewerKind
 from inspector.demo.media import make_png, make_wav
-from inspector.ui.content import (
+from inspector.ui.viewers import (
     AudioView,
     DiffView,
     HexView,
@@ -24,8 +24,8 @@ from inspector.ui.content import (
     TextMode,
     TextView,
 )
-from inspector.ui.content.style import LIGHT, Banner
-from inspector.ui.content.text_widgets import FitTextBrowser
+from inspector.ui.viewers.text_widgets import FitTextBrowser
+from inspector.ui.widgets.style import LIGHT, Banner
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

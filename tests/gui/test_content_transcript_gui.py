@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from inspector.content.blocks import BlockKind
 from inspector.demo.server import build_server
-from inspector.ui.content import (
+from inspector.ui.viewers import (
     AudioView,
     ContentListView,
     ImageView,

@@ -30,7 +30,7 @@ from conftest_requests import (  # noqa: E402
 from inspector.client.errors import RemoteError  # noqa: E402
 from inspector.demo.tools_interactive import ELICIT_SCHEMA  # noqa: E402
 from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED  # noqa: E402
-from inspector.ui.requests import (  # noqa: E402
+from inspector.ui.server_requests import (  # noqa: E402
     ElicitationDialog,
     UrlElicitationDialog,
     explain_url_elicitation_required,

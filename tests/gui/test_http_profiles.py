@@ -16,14 +16,13 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from inspector.auth import AuthStep, AuthStepKind, HttpExchange, StepStatus
+from inspector.demo.http_transport import DemoHttpTransport
 from inspector.store.profiles import AuthSettings, Header, HttpSettings, Profile, ProfileStore
-from inspector.ui.auth_view import AuthView
-from inspector.ui.controller import ConnectionController, ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profile_bridge import (
+from inspector.ui.connection.auth_view import AuthStepFeed, AuthView
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.profile_bridge import (
     DEMO_HTTP_PROFILE_ID,
-    AuthStepFeed,
-    DemoHttpTransport,
     HttpTransportFactory,
     ProfileNotConnectable,
     connection_settings,

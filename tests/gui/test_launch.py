@@ -13,10 +13,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
-from inspector.ui.app import NO_DISPLAY_MESSAGE, display_problem, main
-from inspector.ui.controller import ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.settings import UiSettings
+from inspector.ui.connection.controller import ConnectionState
+from inspector.ui.window.app import NO_DISPLAY_MESSAGE, display_problem, main
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.settings import UiSettings
 
 REPO = Path(__file__).resolve().parents[2]
 MISBEHAVING = REPO / "tests" / "servers" / "misbehaving.py"

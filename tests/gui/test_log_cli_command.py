@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from inspector.cli.args import parse_args
-from inspector.ui.log.cli_command import cli_command
+from inspector.cli.command_line import cli_command
 
 TARGET = "python server.py --port 3"
 

@@ -11,13 +11,13 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
+from inspector.content.jsonscan import SMALL, LazyJson
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.recording import Recording
 from inspector.ui.log import LogPanel
 from inspector.ui.log.detail import TEXT_LIMIT
 from inspector.ui.log.json_tree import JsonScanDriver, JsonTreeModel
-from inspector.ui.log.jsonscan import SMALL, LazyJson
 from inspector.ui.log.payload_viewer import PayloadViewer
 
 pytest.register_assert_rewrite("conftest_log")

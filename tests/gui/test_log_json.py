@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from inspector.ui.log.format import break_long_lines
-from inspector.ui.log.jsonscan import SMALL, JsonNode, JsonSyntaxError, LazyJson, PrettyStream
-from inspector.ui.log.jsontext import format_path, nearest_span, parse_path, render_json
+from inspector.content.format import break_long_lines
+from inspector.content.jsonscan import SMALL, JsonNode, JsonSyntaxError, LazyJson, PrettyStream
+from inspector.content.jsontext import format_path, nearest_span, parse_path, render_json
 
 SAMPLES: list[Any] = [
     {"a": 1, "b": [1, 2, {"c": 'x"y\\'}], "d": {}, "e": [], "f": None, "g": True, "h": -1.5e3, "é": "ü\n"},

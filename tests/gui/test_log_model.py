@@ -11,9 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import RecordFilter, Recording
+from inspector.store.recording.rows import PublicRowSource, SqlRowSource
 from inspector.transports.base import HttpExchange
 from inspector.ui.log.model import BLOCK, MAX_BLOCKS, Column, LogTableModel, SeqRole, SeverityRole
-from inspector.ui.log.source import PublicRowSource, SqlRowSource
 
 pytest.register_assert_rewrite("conftest_log")
 from conftest_log import QT_LOG_MARKS, fill_mixed, notification, request, response, shown_seqs, wait_settled  # noqa: E402

@@ -9,10 +9,10 @@ from PySide6.QtCore import QSize, Qt
 from pytestqt.qtbot import QtBot
 
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings
-from inspector.ui.controller import ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profile_bridge import DEMO_PROFILE_ID
-from inspector.ui.settings import UiSettings
+from inspector.ui.connection.controller import ConnectionState
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.profile_bridge import DEMO_PROFILE_ID
+from inspector.ui.window.settings import UiSettings
 
 MakeWindow = Callable[..., MainWindow]
 AsyncRunner = Any  # conftest.AsyncRunner

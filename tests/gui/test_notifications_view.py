@@ -15,9 +15,10 @@ from pytestqt.qtbot import QtBot
 pytest.register_assert_rewrite("conftest_requests")
 from conftest_requests import Live, make_handlers, misbehaving, start_call  # noqa: E402
 
+from inspector.content.notifications import NotificationLog  # noqa: E402
 from inspector.protocol.events import NotificationReceived  # noqa: E402
-from inspector.ui.notifications_view import NotificationLog, NotificationModel, NotificationsView  # noqa: E402
-from inspector.ui.requests import UrlElicitationDialog  # noqa: E402
+from inspector.ui.connection.notifications import NotificationModel, NotificationsView  # noqa: E402
+from inspector.ui.server_requests import UrlElicitationDialog  # noqa: E402
 
 pytest_plugins = ["conftest_requests"]
 AsyncRunner = Any

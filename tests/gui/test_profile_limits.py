@@ -11,8 +11,8 @@ from pytestqt.qtbot import QtBot
 
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits, MiB
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profile_bridge import connection_settings
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.profile_bridge import connection_settings
 
 MakeWindow = Callable[..., MainWindow]
 

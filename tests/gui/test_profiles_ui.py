@@ -16,8 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.store.secrets import SERVICE_NAME
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profiles_panel import ProfileListModel
+from inspector.ui.profiles.panel import ProfileListModel
+from inspector.ui.window.main_window import MainWindow
 
 SECRET = "sk-live-9f8e7d6c5b4a-do-not-leak"
 

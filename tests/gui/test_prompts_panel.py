@@ -14,15 +14,15 @@ from pytestqt.qtbot import QtBot
 
 from inspector.client.connection import ServerInfo
 from inspector.content.blocks import BlockKind
+from inspector.content.catalog import parse_prompts
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings
-from inspector.ui.catalog import parse_prompts
-from inspector.ui.connection_tab import ConnectionTab
-from inspector.ui.controller import ConnectionController, ConnectionState
-from inspector.ui.gating import NOT_CONNECTED, capability_gap, gate_reason, method_gap, set_gated
-from inspector.ui.main_window import MainWindow
-from inspector.ui.prompt_page import PromptPage
-from inspector.ui.prompts_panel import PromptsPanel
-from inspector.ui.tools_model import CatalogModel
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.explore.catalog.model import CatalogModel
+from inspector.ui.explore.common.gating import NOT_CONNECTED, capability_gap, gate_reason, method_gap, set_gated
+from inspector.ui.explore.prompts.page import PromptPage
+from inspector.ui.explore.prompts.panel import PromptsPanel
+from inspector.ui.window.connection_tab import ConnectionTab
+from inspector.ui.window.main_window import MainWindow
 
 MakeWindow = Callable[..., MainWindow]
 AsyncRunner = Any  # conftest.AsyncRunner
@@ -192,7 +192,7 @@ def test_gating_helpers(qtbot: QtBot) -> None:
 def test_prompts_panel_gated_for_a_server_without_prompts(
     qtbot: QtBot, qasync_loop: AsyncRunner, misbehaving: Misbehaving
 ) -> None:
-    from inspector.ui.profile_bridge import connection_settings
+    from inspector.ui.window.profile_bridge import connection_settings
 
     fast = Profile(name="fast", stdio=StdioSettings(command=sys.executable, args=[_fast_server()]))
     controller = ConnectionController(connection_settings(fast))

@@ -20,9 +20,9 @@ from pytestqt.qtbot import QtBot
 from inspector.content.mime import ViewerKind
 from inspector.content.subscriptions import SubscriptionState
 from inspector.protocol.events import NotificationReceived
-from inspector.ui.controller import ConnectionController, ConnectionState
-from inspector.ui.gating import NOT_CONNECTED
-from inspector.ui.resources_panel import ResourcesPanel
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.explore.common.gating import NOT_CONNECTED
+from inspector.ui.explore.resources.panel import ResourcesPanel
 
 AsyncRunner = Any  # conftest.AsyncRunner
 MakeController = Callable[..., ConnectionController]

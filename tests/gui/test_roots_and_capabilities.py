@@ -17,10 +17,10 @@ from conftest_requests import Live, make_handlers, result_json, result_text, wir
 
 from inspector.protocol.diagnostics import DiagnosticCode  # noqa: E402
 from inspector.store.profiles import ClientCapabilitySwitches, Profile, Root, StdioSettings  # noqa: E402
-from inspector.ui.controller import ConnectionController  # noqa: E402
-from inspector.ui.profile_bridge import connection_settings  # noqa: E402
-from inspector.ui.requests import GuiRequestHandlers  # noqa: E402
-from inspector.ui.roots_editor import ConnectionRootsPanel, RootsEditor, folder_root  # noqa: E402
+from inspector.ui.connection.controller import ConnectionController  # noqa: E402
+from inspector.ui.connection.roots import ConnectionRootsPanel, RootsEditor, folder_root  # noqa: E402
+from inspector.ui.server_requests import GuiRequestHandlers  # noqa: E402
+from inspector.ui.window.profile_bridge import connection_settings  # noqa: E402
 
 pytest_plugins = ["conftest_requests"]
 AsyncRunner = Any

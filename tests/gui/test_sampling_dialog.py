@@ -32,11 +32,11 @@ from conftest_requests import (  # noqa: E402
 )
 
 from inspector.client.errors import ConnectionLost  # noqa: E402
+from inspector.content.server_requests import REJECT_CODE, REJECT_MESSAGE  # noqa: E402
 from inspector.store.canned_replies import CannedReplies, CannedReply  # noqa: E402
-from inspector.store.profile_sections import SamplingAutoReply  # noqa: E402
-from inspector.ui.controller import ConnectionState  # noqa: E402
-from inspector.ui.requests import RequestsIndicator, SamplingDialog  # noqa: E402
-from inspector.ui.requests.logic import REJECT_CODE, REJECT_MESSAGE  # noqa: E402
+from inspector.store.profiles.sections import SamplingAutoReply  # noqa: E402
+from inspector.ui.connection.controller import ConnectionState  # noqa: E402
+from inspector.ui.server_requests import RequestsIndicator, SamplingDialog  # noqa: E402
 
 pytest_plugins = ["conftest_requests"]
 AsyncRunner = Any

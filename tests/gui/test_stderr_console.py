@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtGui import QGuiApplication, QTextCursor
 from pytestqt.qtbot import QtBot
 
-from inspector.ui.stderr_console import StderrConsole
+from inspector.ui.connection.stderr_console import StderrConsole
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 

@@ -18,17 +18,17 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from inspector.content.blocks import BlockKind
+from inspector.content.catalog import filter_entries, parse_tools, tool_badges
 from inspector.store.history import ArgumentHistory
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
-from inspector.store.recording_query import RecordFilter
-from inspector.ui.catalog import filter_entries, parse_tools, tool_badges
-from inspector.ui.connection_tab import ConnectionTab
-from inspector.ui.content import ResultState
-from inspector.ui.controller import ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.profile_bridge import connection_settings, demo_profile
-from inspector.ui.tool_page import ToolPage
-from inspector.ui.tools_model import CatalogModel, HistoryModel
+from inspector.store.recording.query import RecordFilter
+from inspector.ui.connection.controller import ConnectionState
+from inspector.ui.explore.catalog.model import CatalogModel, HistoryModel
+from inspector.ui.explore.tools.page import ToolPage
+from inspector.ui.viewers import ResultState
+from inspector.ui.window.connection_tab import ConnectionTab
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.profile_bridge import connection_settings, demo_profile
 
 MakeWindow = Callable[..., MainWindow]
 AsyncRunner = Any  # conftest.AsyncRunner
@@ -466,7 +466,7 @@ def test_prompts_and_resources_tabs_gated_when_not_declared(
 def test_many_tools_filter_fast(qtbot: QtBot, count: int) -> None:
     import time
 
-    from inspector.ui.list_browser import ListBrowser
+    from inspector.ui.explore.catalog.list_browser import ListBrowser
 
     browser = ListBrowser("tool")
     qtbot.addWidget(browser)

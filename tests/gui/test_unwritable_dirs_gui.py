@@ -20,11 +20,11 @@ from inspector.store.canned_replies import CannedReplies, CannedReply
 from inspector.store.history import ArgumentHistory
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings
 from inspector.store.recording import MEMORY_ONLY, Recording, RecordingError
-from inspector.ui.controller import ConnectionState
-from inspector.ui.main_window import MainWindow
-from inspector.ui.requests.canned import CannedPicker
-from inspector.ui.settings import UiSettings
-from inspector.ui.tool_page import HistoryPane
+from inspector.ui.connection.controller import ConnectionState
+from inspector.ui.explore.tools.page import HistoryPane
+from inspector.ui.server_requests.canned import CannedPicker
+from inspector.ui.window.main_window import MainWindow
+from inspector.ui.window.settings import UiSettings
 
 MakeWindow = Callable[..., MainWindow]
 AsyncRunner = Any  # conftest.AsyncRunner

@@ -18,11 +18,11 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from inspector.content.utilities import LOG_LEVELS, parse_log_message
-from inspector.ui.content import JsonView, TextView
-from inspector.ui.controller import ConnectionController, ConnectionState
-from inspector.ui.gating import NOT_CONNECTED
-from inspector.ui.server_log import LogColumn, ServerLogModel, ServerLogView
-from inspector.ui.utilities_panel import UtilitiesPanel
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.explore.common.gating import NOT_CONNECTED
+from inspector.ui.explore.utilities.panel import UtilitiesPanel
+from inspector.ui.explore.utilities.server_log import LogColumn, ServerLogModel, ServerLogView
+from inspector.ui.viewers import JsonView, TextView
 
 AsyncRunner = Any  # conftest.AsyncRunner
 MakeController = Callable[..., ConnectionController]

@@ -13,7 +13,7 @@ from inspector.client.connection import Connection
 from inspector.protocol.session import Timeouts
 from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import RecordFilter, Recording
-from inspector.store.recording_schema import ROUNDS_VERSION
+from inspector.store.recording.schema import ROUNDS_VERSION
 from inspector.transports.stdio import StdioTransport
 
 REPO = Path(__file__).resolve().parents[2]

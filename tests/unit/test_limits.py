@@ -16,8 +16,8 @@ from inspector.protocol.diagnostics import DiagnosticCode
 from inspector.protocol.events import RequestFailed
 from inspector.protocol.framing import HEAD_BYTES, LineFramer, OversizedLine
 from inspector.protocol.limits import DEFAULT_LIMITS, GiB, KiB, LimitExceeded, Limits, MiB, format_size, parse_size
-from inspector.store.profile_json import ProfileFormatError
 from inspector.store.profiles import Profile
+from inspector.store.profiles.json_values import ProfileFormatError
 
 
 @pytest.mark.parametrize(

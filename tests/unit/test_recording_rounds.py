@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from inspector.protocol.wire import Direction, Kind, RequestId, WireMessage
 from inspector.store.recording import LogicalRequest, Recording, RecordingError, RequestRound
-from inspector.store.recording_schema import BASE_VERSION, HTTP_VERSION, ROUNDS_VERSION, table_names
-from inspector.store.recording_writer import Batch, write_batches
+from inspector.store.recording.schema import BASE_VERSION, HTTP_VERSION, ROUNDS_VERSION, table_names
+from inspector.store.recording.writer import Batch, write_batches
 from inspector.transports.base import HttpExchange
 
 

@@ -29,17 +29,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.cli.command_line import CliCommand, cli_command
+from inspector.content.format import break_long_lines, human_duration, human_size
+from inspector.content.jsonscan import LazyJson
+from inspector.content.jsontext import JsonPath, nearest_span, parse_path, render_json
 from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import Recording, RecordRow
-from inspector.ui.log.cli_command import CliCommand, cli_command
-from inspector.ui.log.format import break_long_lines, human_duration, human_size
+from inspector.store.recording.rows import RowSource
 from inspector.ui.log.highlight import LazyHighlighter, mark_lines
 from inspector.ui.log.json_tree import JsonScanDriver, JsonTreeModel
-from inspector.ui.log.jsonscan import LazyJson
-from inspector.ui.log.jsontext import JsonPath, nearest_span, parse_path, render_json
 from inspector.ui.log.palette import kind_colour, severity_colour
 from inspector.ui.log.payload_viewer import PayloadViewer, prepare_tree_view, show_tree_model
-from inspector.ui.log.source import RowSource
 from inspector.ui.log.worker import RecordingWorker
 
 __all__ = ["TEXT_LIMIT", "DetailPane"]

@@ -15,9 +15,9 @@ from typing import Any, Final
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFontDatabase
 
-from inspector.ui.log.format import human_size
-from inspector.ui.log.jsonscan import JsonNode, JsonSyntaxError, LazyJson
-from inspector.ui.log.jsontext import JsonPath, format_path
+from inspector.content.format import human_size
+from inspector.content.jsonscan import JsonNode, JsonSyntaxError, LazyJson
+from inspector.content.jsontext import JsonPath, format_path
 from inspector.ui.log.palette import kind_colour
 
 __all__ = ["BATCH", "JsonScanDriver", "JsonTreeModel"]

@@ -18,11 +18,11 @@ from typing import Any, Final
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 
+from inspector.content.format import human_duration, human_size
 from inspector.protocol.wire import Kind
 from inspector.store.recording import RecordFilter, Recording, RecordingError
-from inspector.ui.log.format import human_duration, human_size
+from inspector.store.recording.rows import Cells, RowSource, open_row_source
 from inspector.ui.log.palette import is_dark, kind_colours
-from inspector.ui.log.source import Cells, RowSource, open_row_source
 from inspector.ui.log.worker import RecordingWorker, SeqBatch
 
 __all__ = ["BLOCK", "Column", "KindRole", "LogTableModel", "SeqRole", "SeverityRole"]

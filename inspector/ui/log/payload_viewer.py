@@ -25,10 +25,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.ui.log.format import break_long_lines, human_size
+from inspector.content.format import break_long_lines, human_size
+from inspector.content.jsonscan import LazyJson, PrettyStream
 from inspector.ui.log.highlight import LazyHighlighter
 from inspector.ui.log.json_tree import JsonScanDriver, JsonTreeModel
-from inspector.ui.log.jsonscan import LazyJson, PrettyStream
 
 __all__ = ["TEXT_CAP", "PayloadViewer", "prepare_tree_view", "show_tree_model"]
 

@@ -22,7 +22,7 @@ from typing import Final
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from inspector.store.recording import RecordFilter, Recording, RecordingError
-from inspector.ui.log.source import PublicRowSource, RowSource, SourceUnavailable, SqlRowSource
+from inspector.store.recording.rows import PublicRowSource, RowSource, SourceUnavailable, SqlRowSource
 
 __all__ = ["RecordingWorker", "SeqBatch"]
 

@@ -1,0 +1,1 @@
+"""One connection: its controller and the views that follow it (overview, auth steps, stderr, notifications, roots)."""

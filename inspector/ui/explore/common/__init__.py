@@ -1,0 +1,1 @@
+"""What every Explore panel shares: capability gating, the task helpers and small widgets."""

@@ -1,0 +1,112 @@
+"""Support shared by the Resources and Utilities panels: asyncio tasks owned by a widget, capability gating.
+
+``PanelTasks(owner, on_error)`` runs coroutines on the running (qasync) loop. A task started with a ``key``
+replaces (cancels) the previous task with that key, so a newer request always wins. Unexpected exceptions
+go to ``on_error`` as one line for the UI; when the owner widget is destroyed every task is cancelled and
+nothing is reported any more.
+
+``gate(widget, reason, tooltip)`` wraps ``inspector.ui.explore.common.gating.set_gated`` for widgets whose own tooltip
+changes with their state; reasons come from ``inspector.ui.explore.common.gating.method_gap``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QWidget
+
+from inspector.client.connection import Connection, ServerInfo
+from inspector.client.errors import NotConnected
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.explore.common.gating import set_gated
+
+__all__ = ["PanelTasks", "gate", "live_connection", "live_server", "require_connection"]
+
+_log = logging.getLogger(__name__)
+
+
+class PanelTasks:
+    def __init__(self, owner: QObject, on_error: Callable[[str], None] | None = None) -> None:
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._keyed: dict[str, asyncio.Task[Any]] = {}
+        self._on_error = on_error
+        self._dead = False
+        owner.destroyed.connect(self._owner_destroyed)
+
+    def spawn(self, coro: Coroutine[Any, Any, Any], *, key: str | None = None) -> asyncio.Task[Any]:
+        if key is not None:
+            self.cancel(key)
+        task: asyncio.Task[Any] = asyncio.get_event_loop().create_task(coro)
+        self._tasks.add(task)
+        if key is not None:
+            self._keyed[key] = task
+        task.add_done_callback(lambda t: self._done(t, key))
+        return task
+
+    def running(self, key: str) -> bool:
+        task = self._keyed.get(key)
+        return task is not None and not task.done()
+
+    def cancel(self, key: str) -> None:
+        task = self._keyed.pop(key, None)
+        if task is not None and not task.done():
+            task.cancel()
+
+    def cancel_all(self) -> None:
+        for task in list(self._tasks):
+            if not task.done():
+                task.cancel()
+        self._keyed.clear()
+
+    def __len__(self) -> int:
+        return sum(1 for t in self._tasks if not t.done())
+
+    def _owner_destroyed(self, *_: object) -> None:
+        self._dead = True
+        self.cancel_all()
+
+    def _done(self, task: asyncio.Task[Any], key: str | None) -> None:
+        self._tasks.discard(task)
+        if key is not None and self._keyed.get(key) is task:
+            del self._keyed[key]
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is None or self._dead:
+            return
+        _log.error("panel task failed", exc_info=exc)
+        if self._on_error is not None:
+            try:
+                self._on_error(f"internal error: {type(exc).__name__}: {exc}")
+            except RuntimeError:  # the widget went away meanwhile
+                pass
+
+
+def gate(widget: QWidget, reason: str | None, tooltip: str = "") -> None:
+    """``set_gated`` (disabled with ``reason`` as its tooltip), or enabled with ``tooltip``."""
+    set_gated(widget, reason)
+    if reason is None:
+        widget.setToolTip(tooltip)
+
+
+def live_connection(controller: ConnectionController) -> Connection | None:
+    """The controller's connection while it is connected, else None."""
+    connected = controller.state is ConnectionState.CONNECTED
+    return controller.connection if connected else None
+
+
+def live_server(controller: ConnectionController) -> ServerInfo | None:
+    """What the handshake established, while connected; None otherwise."""
+    return controller.server if controller.state is ConnectionState.CONNECTED else None
+
+
+def require_connection(controller: ConnectionController) -> Connection:
+    """The live connection; raises ``NotConnected`` (shown like any other client error) when there is none."""
+    conn = live_connection(controller)
+    if conn is None:
+        raise NotConnected("not connected")
+    return conn

@@ -1,0 +1,1 @@
+"""The Prompts panel: the prompt list and a prompt's page (arguments, preview)."""

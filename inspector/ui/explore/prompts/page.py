@@ -1,0 +1,262 @@
+"""``PromptPage``: one prompt — its header, one field per argument (required ones marked, completion/complete
+autocomplete when the server declared ``completions``), "Get", and the messages as a chat transcript.
+
+Prompt arguments are strings: empty optional fields are left out; an empty required field stops "Get" with
+the problem shown next to the field. JSON-RPC errors and client failures show in a banner over the transcript.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.client.connection import Connection
+from inspector.client.errors import ClientError, RemoteError
+from inspector.content.catalog import CatalogEntry, PromptArgument
+from inspector.content.text import format_duration
+from inspector.ui.explore.common.gating import set_gated
+from inspector.ui.explore.common.support import EntryHeader, EntryPage, TaskSet, alive
+from inspector.ui.explore.completion import ArgumentCompleter
+from inspector.ui.viewers import TranscriptView, forward_content_signals
+from inspector.ui.widgets.style import Banner, section_label, tones
+
+__all__ = ["PromptPage"]
+
+
+class PromptPage(EntryPage):
+    finished = Signal(bool)
+    """prompts/get ended: True with messages shown, False on an error."""
+
+    def __init__(
+        self, entry: CatalogEntry, connection: Callable[[], Connection | None], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(entry, parent)
+        self._connection = connection
+        self._tasks = TaskSet(lambda error: self._show_error("Internal error", f"{type(error).__name__}: {error}"))
+        self._task: asyncio.Task[None] | None = None
+        self.result: dict[str, Any] | None = None
+        self.error_banner: Banner | None = None
+        t = tones(self)
+
+        self.header = EntryHeader(entry, self)
+        self.fields: dict[str, QLineEdit] = {}
+        self.labels: dict[str, QLabel] = {}
+        self.field_errors: dict[str, QLabel] = {}
+        self.completers: dict[str, ArgumentCompleter] = {}
+        form = QFormLayout()
+        form.setContentsMargins(12, 4, 12, 4)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        for argument in entry.arguments:
+            form.addRow(self._label(argument), self._field(argument, form))
+        if not entry.arguments:
+            none = QLabel("This prompt takes no arguments.", self)
+            none.setStyleSheet(f"color: {t.muted};")
+            form.addRow(none)
+        self.legend = QLabel("* required", self)
+        self.legend.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        self.legend.setVisible(any(a.required for a in entry.arguments))
+
+        self.get_button = QPushButton("Get", self)
+        self.get_button.setObjectName("getButton")
+        self.get_button.setDefault(True)
+        self.get_button.setMinimumWidth(96)
+        self.get_button.setToolTip(f"Send prompts/get for {entry.name} and show the messages")
+        self.get_button.setStyleSheet(
+            f"QPushButton#getButton {{ background: {t.accent}; color: white; font-weight: 600; border: none;"
+            " border-radius: 5px; padding: 5px 16px; } QPushButton#getButton:disabled { background: #9aa4ae; }"
+        )
+        self.status_label = QLabel(self)
+        self.status_label.setStyleSheet(f"color: {t.muted};")
+        self.completion_label = QLabel(self)
+        self.completion_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        run_row = QHBoxLayout()
+        run_row.setContentsMargins(12, 4, 12, 8)
+        run_row.addWidget(self.get_button)
+        run_row.addWidget(self.status_label, 1)
+        run_row.addWidget(self.completion_label)
+
+        top = QWidget(self)
+        top_layout = QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.setSpacing(4)
+        top_layout.addWidget(self.header)
+        top_layout.addLayout(form)
+        legend_row = QHBoxLayout()
+        legend_row.setContentsMargins(12, 0, 12, 0)
+        legend_row.addWidget(self.legend)
+        top_layout.addLayout(legend_row)
+        top_layout.addLayout(run_row)
+        top_layout.addStretch(1)
+
+        self.transcript = TranscriptView()
+        forward_content_signals(self.transcript, self)
+        bottom = QWidget(self)
+        self._bottom = QVBoxLayout(bottom)
+        self._bottom.setContentsMargins(8, 0, 8, 8)
+        self._bottom.addWidget(section_label("MESSAGES", bottom))
+        self._bottom.addWidget(self.transcript, 1)
+        self.transcript.set_messages([])
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(top)
+        self.splitter.addWidget(bottom)
+        self.splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+        self.get_button.clicked.connect(self.get)
+
+    def _label(self, argument: PromptArgument) -> QLabel:
+        text = argument.title or argument.name
+        label = QLabel(f"{text} *" if argument.required else text, self)
+        if argument.required:
+            bold = QFont(label.font())
+            bold.setBold(True)
+            label.setFont(bold)
+        label.setToolTip(("Required. " if argument.required else "Optional. ") + argument.description)
+        self.labels[argument.name] = label
+        return label
+
+    def _field(self, argument: PromptArgument, form: QFormLayout) -> QWidget:
+        edit = QLineEdit(self)
+        edit.setObjectName(f"arg:{argument.name}")
+        edit.setPlaceholderText(argument.description or ("required" if argument.required else "optional"))
+        edit.setToolTip(argument.description)
+        edit.returnPressed.connect(self.get)
+        self.fields[argument.name] = edit
+        error = QLabel(self)
+        error.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
+        error.hide()
+        self.field_errors[argument.name] = error
+        edit.textEdited.connect(lambda _text, e=error: e.hide())
+        ref = {"type": "ref/prompt", "name": self.entry.name}
+        completer = ArgumentCompleter(edit, ref, argument.name, self._connection, self.values, self._tasks)
+        completer.answered.connect(lambda _name, c=completer: self.completion_label.setText(c.status))
+        self.completers[argument.name] = completer
+        box = QWidget(self)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(1)
+        column.addWidget(edit)
+        column.addWidget(error)
+        return box
+
+    # -- state -------------------------------------------------------------------------------------------
+
+    def form_label(self, name: str) -> str:
+        """The label text of argument ``name`` (``name *`` when required)."""
+        return self.labels[name].text()
+
+    def values(self) -> dict[str, str]:
+        """The arguments to send: every filled field (empty optional fields are left out)."""
+        return {name: edit.text() for name, edit in self.fields.items() if edit.text() != ""}
+
+    def set_values(self, values: dict[str, str]) -> None:
+        for name, value in values.items():
+            if name in self.fields:
+                self.fields[name].setText(value)
+
+    def set_unavailable(self, reason: str | None, completion_gap: str | None) -> None:
+        """Gate "Get" (not connected / no prompts capability) and completions (no completions capability)."""
+        set_gated(self.get_button, reason)
+        for completer in self.completers.values():
+            completer.set_enabled(reason is None and completion_gap is None)
+        if self.completers:
+            text = "" if completion_gap is None else f"No autocomplete: {completion_gap}"
+            self.completion_label.setText(text if reason is None else "")
+            self.completion_label.setToolTip(completion_gap or "Suggestions come from completion/complete")
+
+    def missing(self) -> list[str]:
+        return [a.name for a in self.entry.arguments if a.required and not self.fields[a.name].text()]
+
+    # -- commands ----------------------------------------------------------------------------------------
+
+    def get(self) -> bool:
+        if self.running or not self.get_button.isEnabled():
+            return False
+        missing = self.missing()
+        for name, label in self.field_errors.items():
+            label.setText("required" if name in missing else "")
+            label.setVisible(name in missing)
+        if missing:
+            self.status_label.setText(f"Fill in the required argument{'s' * (len(missing) != 1)}: {', '.join(missing)}")
+            return False
+        connection = self._connection()
+        if connection is None or not connection.is_open:
+            self.status_label.setText("Not connected.")
+            return False
+        self._clear_error()
+        self.status_label.setText("Getting…")
+        self.get_button.setEnabled(False)
+        self._task = self._tasks.spawn(self._get(connection, self.values()))
+        return True
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def shutdown(self) -> None:
+        self._tasks.cancel_all()
+
+    async def _get(self, connection: Connection, arguments: dict[str, str]) -> None:
+        started = asyncio.get_running_loop().time()
+        try:
+            result = await connection.get_prompt(self.entry.name, arguments or None)
+        except RemoteError as exc:
+            self._done()
+            self._show_error(f"JSON-RPC error {exc.code}", exc.message + (f"\n{exc.data!r}" if exc.data else ""))
+            return
+        except ClientError as exc:
+            self._done()
+            self._show_error("prompts/get did not complete", str(exc))
+            return
+        if not alive(self):
+            return
+        self._done()
+        elapsed = asyncio.get_running_loop().time() - started
+        if not isinstance(result, dict):
+            self._show_error("The answer is not a prompts/get result", repr(result)[:500])
+            return
+        self.result = result
+        description = result.get("description")
+        self.transcript.set_messages(result.get("messages"), description=description if description else None)
+        count = len(result["messages"]) if isinstance(result.get("messages"), list) else 0
+        self.status_label.setText(f"{count} message{'s' * (count != 1)} · {format_duration(elapsed)}")
+        self.finished.emit(True)
+
+    def _done(self) -> None:
+        if alive(self):
+            self.get_button.setEnabled(self.get_button.property("gateReason") in (None, ""))
+
+    def _show_error(self, title: str, detail: str) -> None:
+        if not alive(self):
+            return
+        self._clear_error()
+        self.status_label.setText("Failed")
+        self.error_banner = Banner("error", title, [detail], self)
+        self._bottom.insertWidget(1, self.error_banner)
+        self.transcript.set_messages([])
+        self.result = None
+        self.get_button.setEnabled(self.get_button.property("gateReason") in (None, ""))
+        self.finished.emit(False)
+
+    def _clear_error(self) -> None:
+        if self.error_banner is not None:
+            self.error_banner.hide()
+            self.error_banner.deleteLater()
+            self.error_banner = None

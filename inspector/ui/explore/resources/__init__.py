@@ -1,0 +1,1 @@
+"""The Resources panel: resources, templates, subscriptions and the detail view."""

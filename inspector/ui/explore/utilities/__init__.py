@@ -1,0 +1,1 @@
+"""The Utilities panel: ping, logging level, completion and the server's log."""

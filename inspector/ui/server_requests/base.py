@@ -1,0 +1,238 @@
+"""What every server-request dialog shares: a header saying who asks what, flags, the queue count, an outcome.
+
+A dialog never answers the server itself. It records ``outcome`` (a result dict, or a ``HandlerError`` for an
+error answer) and closes; the handler that opened it (with ``open()``, never ``exec()``) turns the outcome into
+the answer. ``withdraw(reason)`` closes it without an outcome (the server cancelled, or the connection dropped).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtWidgets import (
+    QDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.client.handlers import HandlerError, RequestInfo
+from inspector.ui.widgets.style import Banner, badge_label, tones
+
+__all__ = ["Outcome", "RequestDialog", "danger_button", "plain_button", "primary_button"]
+
+Outcome = dict[str, Any] | HandlerError | None
+
+
+def primary_button(text: str, parent: QWidget | None = None) -> QPushButton:
+    button = QPushButton(text, parent)
+    button.setObjectName("primaryButton")
+    button.setDefault(True)
+    button.setAutoDefault(True)
+    button.setMinimumWidth(110)
+    t = tones(parent)
+    button.setStyleSheet(
+        f"QPushButton#primaryButton {{ background: {t.accent}; color: white; border: 1px solid {t.accent};"
+        " border-radius: 5px; padding: 6px 16px; font-weight: 600; }"
+        " QPushButton#primaryButton:disabled { background: #9bb7dc; border-color: #9bb7dc; }"
+    )
+    return button
+
+
+def plain_button(text: str, tooltip: str = "", parent: QWidget | None = None) -> QPushButton:
+    button = QPushButton(text, parent)
+    button.setAutoDefault(False)
+    button.setMinimumWidth(96)
+    button.setToolTip(tooltip)
+    return button
+
+
+def danger_button(text: str, parent: QWidget | None = None) -> QPushButton:
+    button = QPushButton(text, parent)
+    button.setObjectName("dangerButton")
+    button.setAutoDefault(False)
+    button.setMinimumWidth(96)
+    t = tones(parent)
+    button.setStyleSheet(
+        f"QPushButton#dangerButton {{ color: {t.error_fg}; border: 1px solid {t.error_border}; border-radius: 5px;"
+        f" padding: 6px 14px; background: {t.card_bg}; }}"
+        f" QPushButton#dangerButton:hover {{ background: {t.error_bg}; }}"
+    )
+    return button
+
+
+class RequestDialog(QDialog):
+    """Header + body + button row. Subclasses fill ``body`` and ``buttons`` and call ``finish(outcome)``.
+
+    ``answered(outcome)`` fires once, when the person decided; closing the dialog without deciding only
+    emits ``finished`` (the handler then sends the default answer). A dialog whose ``linger`` is true stays
+    open after answering (the URL dialog keeps tracking completion) and deletes itself when closed.
+    """
+
+    answered = Signal(object)
+
+    def __init__(
+        self,
+        *,
+        title: str,
+        question: str,
+        method: str,
+        info: RequestInfo | None = None,
+        label: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.info = info
+        self.method = method
+        self.outcome: Outcome = None
+        self.decided = False
+        self.linger = False
+        self.withdrawn: str | None = None
+        self.primary: QPushButton | None = None
+        """The button Ctrl+Enter clicks."""
+        self.received = time.time()
+        self.setWindowTitle(f"{title} — {label}" if label else title)
+        self.setSizeGripEnabled(True)
+        t = tones(self)
+
+        self.header = QFrame(self)
+        self.header.setObjectName("requestHeader")
+        self.header.setStyleSheet(
+            f"QFrame#requestHeader {{ background: {t.card_bg}; border-bottom: 1px solid {t.card_border}; }}"
+        )
+        self.title_label = QLabel(title, self.header)
+        font = QFont(self.title_label.font())
+        font.setBold(True)
+        if font.pointSizeF() > 0:
+            font.setPointSizeF(font.pointSizeF() * 1.3)
+        self.title_label.setFont(font)
+        self.question_label = QLabel(question, self.header)
+        self.question_label.setWordWrap(True)
+        self.question_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.question_label.setStyleSheet(f"color: {t.muted};")
+        nonstandard = info is not None and info.non_standard
+        self.method_badge = badge_label(
+            info.wire_method if info else method,
+            "warning" if nonstandard else "info",
+            "JSON-RPC method (non-standard name)" if nonstandard else "JSON-RPC method",
+            self.header,
+        )
+        self.id_badge = badge_label(f"id {info.id!r}" if info else "id ?", "neutral", "request id", self.header)
+        self.queue_label = badge_label("", "warning", "Requests waiting behind this one", self.header)
+        self.queue_label.hide()
+        top = QHBoxLayout()
+        top.setSpacing(8)
+        top.addWidget(self.title_label)
+        top.addWidget(self.method_badge)
+        top.addWidget(self.id_badge)
+        top.addStretch(1)
+        top.addWidget(self.queue_label)
+        head = QVBoxLayout(self.header)
+        head.setContentsMargins(16, 12, 16, 12)
+        head.setSpacing(4)
+        head.addLayout(top)
+        who = f"{label} · " if label else ""
+        self.source_label = QLabel(f"{who}received {time.strftime('%H:%M:%S', time.localtime(self.received))}")
+        self.source_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        head.addWidget(self.question_label)
+        head.addWidget(self.source_label)
+
+        self.nonstandard_banner: Banner | None = None
+        self.diagnostics_banner: Banner | None = None
+        self.body = QVBoxLayout()
+        self.body.setContentsMargins(16, 10, 16, 6)
+        self.body.setSpacing(10)
+        self._add_flags(info)
+
+        self.problem_label = QLabel(self)
+        self.problem_label.setObjectName("problemLabel")
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet(f"color: {t.error_fg};")
+        self.problem_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.problem_label.hide()
+        self.buttons = QHBoxLayout()
+        self.buttons.setContentsMargins(16, 8, 16, 14)
+        self.buttons.setSpacing(8)
+
+        footer = QFrame(self)
+        footer.setObjectName("requestFooter")
+        footer.setStyleSheet(f"QFrame#requestFooter {{ border-top: 1px solid {t.card_border}; }}")
+        footer_layout = QVBoxLayout(footer)
+        footer_layout.setContentsMargins(0, 0, 0, 0)
+        footer_layout.setSpacing(0)
+        problems = QHBoxLayout()
+        problems.setContentsMargins(16, 6, 16, 0)
+        problems.addWidget(self.problem_label)
+        footer_layout.addLayout(problems)
+        footer_layout.addLayout(self.buttons)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.header)
+        layout.addLayout(self.body, 1)
+        layout.addWidget(footer)
+
+    def _add_flags(self, info: RequestInfo | None) -> None:
+        if info is None:
+            return
+        if info.non_standard:
+            self.nonstandard_banner = Banner(
+                "warning",
+                f"Non-standard method: {info.wire_method}",
+                [
+                    f"The server sent {info.wire_method}, which is not an MCP method; the specification calls it "
+                    f"{info.method}. The inspector answers it as {info.method}."
+                ],
+                self,
+            )
+            self.body.addWidget(self.nonstandard_banner)
+        others = [d for d in info.diagnostics if not (info.non_standard and d.code.value == "non-standard-method")]
+        if others:
+            lines = [str(d) for d in others[:6]] + ([f"… and {len(others) - 6} more"] if len(others) > 6 else [])
+            self.diagnostics_banner = Banner("warning", "This request breaks the protocol", lines, self)
+            self.body.addWidget(self.diagnostics_banner)
+
+    # -- state -----------------------------------------------------------------------------------
+
+    def set_waiting(self, count: int) -> None:
+        """How many more server requests wait behind this one."""
+        self.queue_label.setText(f"{count} more waiting" if count else "")
+        self.queue_label.setVisible(count > 0)
+
+    def show_problems(self, problems: list[str]) -> None:
+        self.problem_label.setText("\n".join(problems))
+        self.problem_label.setVisible(bool(problems))
+
+    def finish(self, outcome: Outcome) -> None:
+        """Record the answer and close (the handler sends it); a lingering dialog stays open."""
+        if self.decided:
+            return
+        self.outcome = outcome
+        self.decided = True
+        self.answered.emit(outcome)
+        if not self.linger:
+            self.accept()
+
+    def withdraw(self, reason: str) -> None:
+        """Close without answering: the request is gone (server cancelled it, connection dropped)."""
+        self.withdrawn = reason
+        self.outcome = None
+        if self.isVisible():
+            self.done(QDialog.DialogCode.Rejected)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # Enter in a field must not answer the server by accident: Ctrl+Enter is the primary action.
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ControlModifier and self.primary is not None:
+                self.primary.click()
+            event.accept()
+            return
+        super().keyPressEvent(event)

@@ -1,0 +1,1 @@
+"""Small shared widgets and helpers every feature may use: style, banners, saving, timers."""

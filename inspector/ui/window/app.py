@@ -1,0 +1,177 @@
+"""``mcp-inspect [--demo | PROFILE]``: the desktop window.
+
+One QApplication, one qasync event loop for the whole app. Before Qt is touched, a start without a
+display ends with one clear line (Qt would otherwise abort with its own platform-plugin message).
+Quitting closes every connection and recording before the loop ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+from collections.abc import Mapping
+from typing import Final
+
+from inspector.store.paths import storage_problems
+from inspector.store.profiles import ProfileStore
+
+__all__ = ["NO_DISPLAY_MESSAGE", "display_problem", "main", "new_event_loop", "parse_args", "share_the_gil", "warm_up"]
+
+NO_DISPLAY_MESSAGE: Final = "mcp-inspect: no display available; use --cli for headless use"
+HEADLESS_PLATFORMS: Final = frozenset(
+    {"offscreen", "minimal", "minimalegl", "vnc", "eglfs", "linuxfb", "vkkhrdisplay", "direct2d", "windows", "cocoa"}
+)
+USAGE_EXIT: Final = 4
+GUI_SWITCH_INTERVAL: Final = 0.001
+"""Seconds a thread may keep the GIL while another waits for it (Python's default is 0.005)."""
+
+
+def display_problem(env: Mapping[str, str], platform: str = sys.platform) -> str | None:
+    """Why the window cannot open here (None: it can). Only X11/Wayland systems need a display variable."""
+    if platform.startswith(("win", "darwin")):
+        return None
+    requested = [p.split(":", 1)[0].strip().lower() for p in env.get("QT_QPA_PLATFORM", "").split(";")]
+    if any(p in HEADLESS_PLATFORMS for p in requested):
+        return None
+    if env.get("DISPLAY", "").strip() or env.get("WAYLAND_DISPLAY", "").strip():
+        return None
+    return NO_DISPLAY_MESSAGE
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"mcp-inspect: {message}\n")
+        raise SystemExit(USAGE_EXIT)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = _Parser(
+        prog="mcp-inspect",
+        description="MCP Inspector Desktop. Without arguments it opens the window; "
+        "`mcp-inspect --cli ...` is the headless command line (see `mcp-inspect --cli --help`).",
+    )
+    parser.add_argument("--demo", action="store_true", help="open the window and connect to the bundled demo server")
+    parser.add_argument("profile", nargs="?", help="a saved profile (name or id) to connect to")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    args = parser.parse_args(argv)
+    if args.demo and args.profile:
+        parser.error("give either --demo or a profile, not both")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the window; returns the exit code."""
+    try:
+        args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else USAGE_EXIT
+    if args.version:
+        from inspector import __version__
+
+        sys.stdout.write(f"mcp-inspect {__version__}\n")
+        return 0
+    problem = display_problem(os.environ)
+    if problem is not None:
+        sys.stderr.write(problem + "\n")
+        return 1
+
+    for problem in storage_problems():  # unwritable config / data dirs: say once what is kept in memory only
+        sys.stderr.write(f"mcp-inspect: {problem}\n")
+    store = ProfileStore()
+    profile_id: str | None = None
+    if args.profile:
+        found = store.find(args.profile)
+        if found is None:
+            names = ", ".join(p.name for p in store.list_profiles()) or "none saved yet"
+            sys.stderr.write(f"mcp-inspect: no saved profile named {args.profile!r} (profiles: {names})\n")
+            return USAGE_EXIT
+        profile_id = found.id
+    return _run_window(store, demo=args.demo, profile_id=profile_id)
+
+
+def new_event_loop(app: object, *, already_running: bool = False) -> asyncio.AbstractEventLoop:
+    """The app's one asyncio loop: qasync's QEventLoop on the QApplication."""
+    import qasync
+
+    loop: asyncio.AbstractEventLoop = qasync.QEventLoop(app, already_running=already_running)
+    return loop
+
+
+def warm_up() -> None:
+    """Pay start-up costs before the window shows, not during the first connection.
+
+    The schema validation models (mcp-types) take ~0.5 s to import; importing them lazily would freeze the
+    window at the first connect. Then everything alive at start-up moves out of the garbage collector's
+    sight (``gc.freeze``), so a full collection while a big tool list is parsed scans only new objects.
+    """
+    import gc
+
+    import inspector.protocol.validation  # noqa: F401  (import for its side effect: the models are built)
+
+    gc.collect()
+    gc.freeze()
+
+
+def share_the_gil() -> None:
+    """Let the GUI thread wait at most ``GUI_SWITCH_INTERVAL`` for the GIL.
+
+    The window shares the GIL with the recordings' writer threads and the log's reader thread. Those
+    release it during every SQLite step, but take it back for a moment after each one; with Python's
+    default 5 ms switch interval every such moment can keep a paint or a frame's parsing waiting for up
+    to 5 ms, and a paint that calls back into Python hundreds of times adds that up. 1 ms keeps a
+    flood's longest event-loop stall well under 50 ms (``bench/log_scale.py``) for a small switching cost.
+    """
+    sys.setswitchinterval(GUI_SWITCH_INTERVAL)
+
+
+def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> int:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from inspector.ui.window.main_window import MainWindow
+
+    warm_up()
+    share_the_gil()
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else "mcp-inspect"])
+    app.setApplicationName("mcp-inspector-desktop")
+    app.setApplicationDisplayName("MCP Inspector")
+    app.setDesktopFileName("mcp-inspector-desktop")
+    loop = new_event_loop(app)
+    asyncio.set_event_loop(loop)
+
+    window = MainWindow(store)
+    window.restore_state()
+    window.show()
+    if demo:
+        window.connect_demo()
+    elif profile_id is not None:
+        window.connect_profile(profile_id)
+
+    quitting = asyncio.Event()
+    window.closed.connect(quitting.set)
+    app.aboutToQuit.connect(quitting.set)  # a quit from elsewhere (session manager)
+    # Ctrl-C in the terminal closes the window (saving its state); the idle timer lets Python run the handler.
+    previous_handler = signal.signal(signal.SIGINT, lambda *_: loop.call_soon_threadsafe(window.close))
+    heartbeat = QTimer()
+    heartbeat.timeout.connect(lambda: None)
+    heartbeat.start(250)
+    quit_on_close = app.quitOnLastWindowClosed()
+    app.setQuitOnLastWindowClosed(False)  # the loop ends when the window closes, not when Qt decides
+    try:
+        try:
+            loop.run_until_complete(quitting.wait())
+        except RuntimeError:  # Qt's loop was quit directly: still close everything below
+            window.save_state()
+        loop.run_until_complete(window.shutdown())
+    finally:
+        loop.close()
+        heartbeat.stop()
+        signal.signal(signal.SIGINT, previous_handler)
+        app.setQuitOnLastWindowClosed(quit_on_close)
+        asyncio.set_event_loop(None)
+    return 0

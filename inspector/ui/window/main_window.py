@@ -1,0 +1,439 @@
+"""The main window: profiles on the left, one tab per connection on the right.
+
+All of the window's signals are wired in ``_connect_signals`` (and, per tab, ``_connect_tab_signals``);
+slots only delegate. Connections run on the qasync loop through their controllers, so nothing here
+blocks. ``shutdown()`` closes every connection and recording (the app awaits it before exiting).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector import __version__
+from inspector.store.paths import storage_problems
+from inspector.store.profiles import Profile, ProfileStore
+from inspector.store.profiles.redaction import secret_redactor
+from inspector.store.recording import Recording, RecordingError
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.log import open_recording_dialog
+from inspector.ui.profiles.import_dialog import ImportDialog
+from inspector.ui.profiles.panel import ProfilesPanel
+from inspector.ui.window.connection_tab import ConnectionTab, WelcomePage, state_icon
+from inspector.ui.window.profile_bridge import (
+    DEMO_HTTP_PROFILE_ID,
+    ProfileNotConnectable,
+    builtin_profile,
+    connection_settings,
+    demo_profile,
+    is_demo,
+)
+from inspector.ui.window.settings import UiSettings
+
+__all__ = ["MainWindow"]
+
+RecordingFactory = Callable[[str, str], Recording]
+SHUTDOWN_TIMEOUT = 15.0
+BANNER_STYLE = "#banner { background: #fff4ce; border-bottom: 1px solid #e0c36a; } QLabel { color: #3d3000; }"
+
+
+def _recorder_for(profile: Profile) -> RecordingFactory:
+    """Recordings in the data dir (in memory when it cannot be written), with the profile's secret values masked."""
+    redact = secret_redactor(profile)
+
+    def create(label: str, target: str) -> Recording:
+        return Recording.create_or_memory(label=label, target=target, redact=redact)
+
+    return create
+
+
+class Banner(QFrame):
+    """A dismissable notice across the top of the window (load warnings, keyring notice)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.setStyleSheet(BANNER_STYLE)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.close_button = QToolButton()
+        self.close_button.setText("✕")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip("Dismiss")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 6, 6, 6)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.close_button.clicked.connect(self.hide)
+        self.hide()
+
+    def show_messages(self, messages: list[str]) -> None:
+        if messages:
+            self.label.setText("\n".join(messages))
+            self.show()
+
+
+class MainWindow(QMainWindow):
+    closed = Signal()
+    """The window was closed (its state is saved by then)."""
+
+    def __init__(
+        self,
+        store: ProfileStore,
+        settings: UiSettings | None = None,
+        *,
+        recording_factory: RecordingFactory | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.settings = settings if settings is not None else UiSettings()
+        self._recording_factory = recording_factory
+        self._closing: set[asyncio.Task[None]] = set()
+        self._dialogs: list[QWidget] = []
+        self.last_error: str | None = None
+        self.settings_problem: str | None = None
+        self.setWindowTitle("MCP Inspector")
+
+        self.banner = Banner()
+        self.profiles = ProfilesPanel(store)
+        self.tabs = QTabWidget()
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.setDocumentMode(True)
+        self.welcome = WelcomePage()
+        self.demo_button = self.welcome.demo_button
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.tabs)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("sidebarSplitter")
+        self.splitter.addWidget(self.profiles)
+        self.splitter.addWidget(self.stack)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([260, 1020])
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+
+        self.status_label = QLabel()
+        self.keyring_label = QLabel()
+        self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.keyring_label)
+        self._make_actions()
+        self._connect_signals()
+        self._show_notices()
+        self.resize(1280, 800)
+
+    # -- construction ----------------------------------------------------------------------------
+
+    def _action(self, text: str, shortcut: QKeySequence | str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        return action
+
+    def _make_actions(self) -> None:
+        key = QKeySequence.StandardKey
+        self.new_action = self._action("&New profile…", QKeySequence(key.New))
+        self.import_action = self._action("&Import servers…", "Ctrl+I")
+        self.export_one_action = self._action("&Export selected profile…")
+        self.export_all_action = self._action("Export &all profiles…")
+        self.open_recording_action = self._action("&Open recording…", QKeySequence(key.Open))
+        self.export_log_action = self._action("Export log as JSON &lines…")
+        self.quit_action = self._action("&Quit", QKeySequence(key.Quit))
+        self.connect_action = self._action("&Connect selected profile", "Ctrl+Return")
+        self.demo_action = self._action("Connect to the &demo server")
+        self.demo_http_action = self._action("Connect to the demo server over &HTTP")
+        self.reconnect_action = self._action("&Reconnect", "Ctrl+R")
+        self.disconnect_action = self._action("&Disconnect")
+        self.close_tab_action = self._action("Close &tab", QKeySequence(key.Close))
+        self.about_action = self._action("&About MCP Inspector")
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        for item in (self.new_action, self.import_action, None, self.export_one_action, self.export_all_action, None,
+                     self.open_recording_action, self.export_log_action, None, self.quit_action):  # fmt: skip
+            file_menu.addSeparator() if item is None else file_menu.addAction(item)
+        conn_menu = bar.addMenu("&Connection")
+        for item in (self.connect_action, self.demo_action, self.demo_http_action, None, self.reconnect_action,
+                     self.disconnect_action, None, self.close_tab_action):  # fmt: skip
+            conn_menu.addSeparator() if item is None else conn_menu.addAction(item)
+        bar.addMenu("&Help").addAction(self.about_action)
+
+    def _connect_signals(self) -> None:
+        p = self.profiles
+        p.connectRequested.connect(self.connect_profile)
+        p.importRequested.connect(self.open_import_dialog)
+        p.errorOccurred.connect(self.show_error)
+        p.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        p.profileSaved.connect(self.refresh_tab)
+        self.demo_button.clicked.connect(self.connect_demo)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.currentChanged.connect(self._update_status)
+        self.new_action.triggered.connect(p.new_profile)
+        self.import_action.triggered.connect(self.open_import_dialog)
+        self.export_one_action.triggered.connect(lambda: p.ask_export(all_profiles=False))
+        self.export_all_action.triggered.connect(lambda: p.ask_export(all_profiles=True))
+        self.open_recording_action.triggered.connect(self.ask_open_recording)
+        self.export_log_action.triggered.connect(self.ask_export_log)
+        self.quit_action.triggered.connect(self.close)
+        self.connect_action.triggered.connect(p.connect_selected)
+        self.demo_action.triggered.connect(self.connect_demo)
+        self.demo_http_action.triggered.connect(self.connect_demo_http)
+        self.reconnect_action.triggered.connect(lambda: self._with_current(ConnectionTab.reconnect))
+        self.disconnect_action.triggered.connect(lambda: self._with_current(lambda t: t.controller.stop()))
+        self.close_tab_action.triggered.connect(lambda: self.close_tab(self.tabs.currentIndex()))
+        self.about_action.triggered.connect(self.show_about)
+
+    def _connect_tab_signals(self, tab: ConnectionTab) -> None:
+        tab.stateChanged.connect(lambda _state: self._on_tab_state(tab))
+
+    def _show_notices(self) -> None:
+        messages = [f"{m[0].upper()}{m[1:]}." for m in storage_problems()]  # unwritable config / data dirs
+        messages += self.store.load_warnings
+        notice = self.store.secrets.message
+        if notice:
+            messages.append(notice)
+            self.keyring_label.setText("⚠ Secrets are kept for this session only")
+            self.keyring_label.setToolTip(notice)
+        self.keyring_label.setVisible(bool(notice))
+        self.banner.show_messages(messages)
+
+    # -- connections -----------------------------------------------------------------------------
+
+    def tab_for(self, profile_id: str) -> ConnectionTab | None:
+        for tab in self.connection_tabs():
+            if tab.profile_id == profile_id:
+                return tab
+        return None
+
+    def connection_tabs(self) -> list[ConnectionTab]:
+        return [w for i in range(self.tabs.count()) if isinstance(w := self.tabs.widget(i), ConnectionTab)]
+
+    def current_tab(self) -> ConnectionTab | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, ConnectionTab) else None
+
+    def connect_profile(self, profile_id: str) -> ConnectionTab | None:
+        """Open (or focus) the profile's tab and connect it.
+
+        When the connection cannot even start (its recording cannot be made, not even in memory), a tab
+        opened for it is closed again and the reason shown; a recording kept in memory only is said in the
+        tab and the status bar.
+        """
+        existed = self.tab_for(profile_id) is not None
+        tab = self.open_tab(profile_id)
+        if tab is None:
+            return None
+        try:
+            tab.connect_server()
+        except (RecordingError, OSError) as exc:
+            if not existed:
+                self._discard_tab(tab)
+            self.show_error(f"Could not connect {tab.title}: {exc}")
+            return None
+        note = tab.controller.storage_note
+        if note:
+            self.statusBar().showMessage(f"{tab.title}: {note}", 10000)
+        return tab
+
+    def connect_demo(self) -> ConnectionTab | None:
+        return self.connect_profile(demo_profile().id)
+
+    def connect_demo_http(self) -> ConnectionTab | None:
+        """The demo server over Streamable HTTP (its process starts with the connection, stops with it)."""
+        return self.connect_profile(DEMO_HTTP_PROFILE_ID)
+
+    def open_tab(self, profile_id: str) -> ConnectionTab | None:
+        """The profile's tab, created (not connected) when there is none; None when it cannot be used."""
+        tab = self.tab_for(profile_id)
+        if tab is None:
+            profile = builtin_profile(profile_id) if is_demo(profile_id) else self._saved_profile(profile_id)
+            if profile is None:
+                return None
+            try:
+                settings = connection_settings(profile)
+            except ProfileNotConnectable as exc:
+                self.show_error(str(exc))
+                return None
+            factory = self._recording_factory or _recorder_for(profile)
+            controller = ConnectionController(settings, recording_factory=factory, parent=self)
+            tab = ConnectionTab(profile.id, controller)
+            tab.restore_layout(self.settings)
+            self._connect_tab_signals(tab)
+            self.tabs.addTab(tab, state_icon(controller.state), profile.name)
+            self.stack.setCurrentWidget(self.tabs)
+        self.tabs.setCurrentWidget(tab)
+        return tab
+
+    def refresh_tab(self, profile_id: str) -> None:
+        """A profile was edited: its open tab (if any) takes the new name and settings for its next connect."""
+        tab = self.tab_for(profile_id)
+        profile = self._saved_profile(profile_id) if tab is not None else None
+        if tab is None or profile is None:
+            return
+        try:
+            tab.use_settings(connection_settings(profile))
+        except ProfileNotConnectable as exc:
+            self.show_error(str(exc))
+            return
+        self.tabs.setTabText(self.tabs.indexOf(tab), profile.name)
+
+    def _saved_profile(self, profile_id: str) -> Profile | None:
+        try:
+            return self.store.resolve_secrets(self.store.get(profile_id))
+        except KeyError:
+            self.show_error("That profile no longer exists.")
+            return None
+
+    def close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        if not isinstance(widget, ConnectionTab):
+            return
+        widget.save_layout(self.settings)
+        self._discard_tab(widget)
+
+    def _discard_tab(self, widget: ConnectionTab) -> None:
+        """Remove the tab and close its connection and recording in the background."""
+        index = self.tabs.indexOf(widget)
+        if index >= 0:
+            self.tabs.removeTab(index)
+        if self.tabs.count() == 0:
+            self.stack.setCurrentWidget(self.welcome)
+        task = asyncio.get_event_loop().create_task(self._dispose(widget))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _dispose(self, tab: ConnectionTab) -> None:
+        try:
+            await tab.aclose()
+        finally:
+            tab.deleteLater()
+
+    def _with_current(self, command: Callable[[ConnectionTab], object]) -> None:
+        tab = self.current_tab()
+        if tab is not None:
+            command(tab)
+
+    def _on_tab_state(self, tab: ConnectionTab) -> None:
+        index = self.tabs.indexOf(tab)
+        if index >= 0:
+            self.tabs.setTabIcon(index, state_icon(tab.controller.state))
+            self.tabs.setTabToolTip(index, tab.controller.status_text())
+        self._update_status()
+
+    def _update_status(self) -> None:
+        tab = self.current_tab()
+        self.status_label.setText(f"{tab.title}: {tab.controller.status_text()}" if tab else "")
+        live = tab is not None and tab.controller.state in (ConnectionState.CONNECTED, ConnectionState.CONNECTING)
+        self.disconnect_action.setEnabled(live)
+        self.reconnect_action.setEnabled(tab is not None)
+        self.close_tab_action.setEnabled(tab is not None)
+        self.export_log_action.setEnabled(tab is not None and tab.controller.recording is not None)
+
+    async def shutdown(self) -> None:
+        """Close every connection and recording (idempotent; bounded in time)."""
+        tabs = self.connection_tabs()
+        for tab in tabs:
+            tab.save_layout(self.settings)
+        work = [tab.aclose() for tab in tabs] + list(self._closing)
+        if work:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*work, return_exceptions=True), SHUTDOWN_TIMEOUT)
+
+    # -- files -----------------------------------------------------------------------------------
+
+    def ask_export_log(self) -> QFileDialog | None:
+        tab = self.current_tab()
+        return tab.log.export_jsonl_dialog() if tab is not None else None
+
+    def ask_open_recording(self) -> QFileDialog:
+        return open_recording_dialog(self)
+
+    def open_import_dialog(self) -> ImportDialog:
+        dialog = ImportDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.profiles.add_profiles(dialog.selected_profiles()))
+        self.import_dialog = dialog
+        dialog.open()
+        return dialog
+
+    # -- messages --------------------------------------------------------------------------------
+
+    def show_error(self, text: str) -> None:
+        self.last_error = text
+        self.statusBar().showMessage(text, 10000)
+        box = QMessageBox(QMessageBox.Icon.Warning, "MCP Inspector", text, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def show_about(self) -> None:
+        box = QMessageBox(
+            QMessageBox.Icon.Information,
+            "About MCP Inspector",
+            f"<b>MCP Inspector Desktop</b> {__version__}<br>A native inspector for Model Context Protocol servers.",
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # -- state -----------------------------------------------------------------------------------
+
+    def restore_state(self) -> None:
+        s = self.settings
+        if (geometry := s.geometry) is not None:
+            self.restoreGeometry(geometry)
+        if (state := s.window_state) is not None:
+            self.restoreState(state)
+        if (sidebar := s.splitter("sidebar")) is not None:
+            self.splitter.restoreState(sidebar)
+        for profile_id in s.open_tabs:
+            if is_demo(profile_id) or profile_id in self.store:
+                self.open_tab(profile_id)
+        if 0 <= s.current_tab < self.tabs.count():
+            self.tabs.setCurrentIndex(s.current_tab)
+        if s.last_profile:
+            self.profiles.select(s.last_profile)
+
+    def save_state(self) -> None:
+        s = self.settings
+        s.geometry = self.saveGeometry()
+        s.window_state = self.saveState()
+        s.set_splitter("sidebar", self.splitter.saveState())
+        tab = self.current_tab()
+        if tab is not None:
+            tab.save_layout(self.settings)
+        s.open_tabs = [t.profile_id for t in self.connection_tabs()]
+        s.current_tab = self.tabs.currentIndex()
+        s.last_profile = self.profiles.selected_id()
+        self.settings_problem = s.sync()  # (unwritable config dir: said at start-up; the state is just not kept)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_state()
+        super().closeEvent(event)
+        self.closed.emit()
