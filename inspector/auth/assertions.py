@@ -21,6 +21,7 @@ from typing import Final
 import jwt
 
 from inspector.auth.jwk import PrivateKey, check_algorithm, default_algorithm, load_private_key
+from inspector.protocol.sizes import format_size
 
 __all__ = [
     "CLIENT_ASSERTION_TYPE",
@@ -90,7 +91,7 @@ class AssertionSource:
             except OSError as exc:
                 raise ValueError(f"cannot read {where}: {exc.strerror or exc}") from None
             if len(raw) > _MAX_ASSERTION_BYTES:
-                raise ValueError(f"{where} is larger than {_MAX_ASSERTION_BYTES // 1024} KiB: not a JWT")
+                raise ValueError(f"{where} is larger than {format_size(_MAX_ASSERTION_BYTES)}: not a JWT")
             text = raw.decode("utf-8", "replace").strip()
         else:
             text = (self.text or "").strip()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal
 
 from inspector.cli.errors import UsageError
+from inspector.protocol.sizes import format_size
 
 if TYPE_CHECKING:
     from inspector.auth import GrantOptions
@@ -176,7 +177,7 @@ def _read_key(path: str) -> bytes:
     except OSError as exc:
         raise UsageError(f"--client-key: cannot read {path}: {exc.strerror or exc}") from None
     if len(data) > _MAX_KEY_BYTES:
-        raise UsageError(f"--client-key: {path} is larger than {_MAX_KEY_BYTES // 1024} KiB, not a PEM key")
+        raise UsageError(f"--client-key: {path} is larger than {format_size(_MAX_KEY_BYTES)}, not a PEM key")
     return data
 
 

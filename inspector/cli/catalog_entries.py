@@ -16,7 +16,7 @@ from typing import Any, Final
 from urllib.parse import urlsplit
 
 from inspector.cli.errors import UsageError
-from inspector.cli.parser import LOG_LEVELS
+from inspector.protocol.methods import LOG_LEVELS
 
 __all__ = [
     "DEFAULT_ERA",

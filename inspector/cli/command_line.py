@@ -15,14 +15,13 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from inspector.cli.parser import LOG_LEVELS, ONE_SHOT_METHODS
+from inspector.cli.parser import ONE_SHOT_METHODS
+from inspector.protocol.methods import LIST_METHODS, LOG_LEVELS
 
 __all__ = ["CLI_METHODS", "CliCommand", "cli_command"]
 
 CLI_METHODS: Final = ONE_SHOT_METHODS
 """The methods ``mcp-inspect --cli --method`` runs against a server (inspector.cli.parser)."""
-_LOG_LEVELS: Final = LOG_LEVELS
-_LIST_METHODS: Final = ("tools/list", "resources/list", "resources/templates/list", "prompts/list")
 _PLACEHOLDER: Final = "SERVER-COMMAND"
 
 
@@ -130,11 +129,11 @@ def cli_command(message: Any, target: str | None, *, direction: str = "out") -> 
     elif method == "logging/setLevel":
         level = params.get("level")
         flags += ["--method", method, "--log-level", str(level)]
-        if level not in _LOG_LEVELS:
+        if level not in LOG_LEVELS:
             exact = False
-            notes.append(f"level {level!r} is not one the CLI accepts ({', '.join(_LOG_LEVELS)})")
+            notes.append(f"level {level!r} is not one the CLI accepts ({', '.join(LOG_LEVELS)})")
         extra_keys -= {"level"}
-    elif method in _LIST_METHODS:
+    elif method in LIST_METHODS:
         flags += ["--method", method]
         if "cursor" in params:
             notes.append("the CLI fetches every page itself; the cursor is not reproduced")

@@ -17,6 +17,8 @@ from inspector.cli.auth_options import add_auth_arguments
 from inspector.cli.errors import UsageError
 from inspector.cli.exitcodes import EXIT_CODES_HELP
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
+from inspector.protocol.methods import LOG_LEVELS
+from inspector.protocol.versions import DEFAULT_VERSION as DEFAULT_PROTOCOL_VERSION
 
 __all__ = [
     "CATALOG_METHODS",
@@ -67,8 +69,6 @@ NOT_BUILT_FLAGS: Final = {
 }
 """Flags of the official CLI for features not built here yet: accepted, then refused with one line (exit 1)."""
 FORMATS: Final = ("text", "json", "human")
-LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-DEFAULT_PROTOCOL_VERSION: Final = "2025-11-25"
 DEFAULT_TIMEOUT: Final = 60.0
 DEFAULT_CONNECT_TIMEOUT_MS: Final = 15000
 DEFAULT_LOAD_CONCURRENCY: Final = 10

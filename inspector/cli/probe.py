@@ -41,6 +41,7 @@ from inspector.client.errors import (
     message_of,
 )
 from inspector.client.handlers import HandlerError, HeadlessHandlers
+from inspector.client.output_check import output_schema_diagnostic
 from inspector.client.tasks import TaskUpdate, call_tool_as_declared
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.error_codes import explain_error
@@ -49,10 +50,64 @@ from inspector.protocol.versions import at_least
 from inspector.schema.synthesize import NO_HINT, Hint, Path, synthesize_arguments
 from inspector.transports.base import Transport
 
-__all__ = ["PROMPT_ARGUMENT_SAMPLE", "RecordingHandlers", "run_probe", "schema_argument_hint"]
+__all__ = [
+    "PROMPT_ARGUMENT_SAMPLE",
+    "RESULT_TEXT_LIMIT",
+    "RecordingHandlers",
+    "prompt_argument_sample",
+    "result_text",
+    "run_probe",
+    "schema_argument_hint",
+]
 
 PROMPT_ARGUMENT_SAMPLE: Final = "example"
-"""What a required prompt argument gets when completion offers nothing."""
+"""What a required prompt argument of no recognisable type gets when completion offers nothing."""
+RESULT_TEXT_LIMIT: Final = 500
+"""Characters of an ``isError`` result's text kept in the report."""
+
+_INTEGER_WORDS: Final = re.compile(
+    r"\b(integer|int|whole number|count|how many|number of|id|index|port|year|limit|size|seconds|minutes|steps|"
+    r"quantity)\b"
+)
+_NUMBER_WORDS: Final = re.compile(r"\b(number|numeric|float|decimal|temperature|ratio|percent|price)\b")
+_BOOLEAN_WORDS: Final = re.compile(r"\b(boolean|bool|true|false|flag|enabled?|disabled?)\b")
+_YES_NO: Final = re.compile(r"\byes\b.*\bno\b|\bno\b.*\byes\b")
+
+
+def _words(text: str) -> str:
+    """camelCase and snake_case split into lower-case words (``resourceId`` -> ``resource id``)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text).replace("_", " ").replace("-", " ")
+    return spaced.lower()
+
+
+def prompt_argument_sample(argument: Mapping[str, Any]) -> tuple[str, str | None]:
+    """A value for a required prompt argument that completion gave nothing for, typed by what its name and
+    description say (prompt arguments carry no schema: "ID of the resource" wants "1", not "example"); and
+    why that type (None for the plain string sample)."""
+    name = _words(str(argument.get("name") or ""))
+    description = _words(str(argument.get("description") or ""))
+    for text, where in ((description, "description"), (name, "name")):
+        if _YES_NO.search(text):
+            return "yes", f"its {where} asks for yes or no"
+        if _BOOLEAN_WORDS.search(text):
+            return "true", f"its {where} suggests a boolean"
+        if _INTEGER_WORDS.search(text) or _NUMBER_WORDS.search(text):
+            return "1", f"its {where} suggests a number"
+    return PROMPT_ARGUMENT_SAMPLE, None
+
+
+def result_text(result: Mapping[str, Any], limit: int = RESULT_TEXT_LIMIT) -> str | None:
+    """The text blocks of a tool result, joined and cut at ``limit`` characters (None when it has no text)."""
+    content = result.get("content")
+    blocks = content if isinstance(content, list) else []
+    texts = [b["text"] for b in blocks if isinstance(b, Mapping) and isinstance(b.get("text"), str)]
+    if not texts:
+        return None
+    text = "\n".join(texts)
+    if len(text) > limit:
+        return f"{text[:limit]}… ({len(text) - limit} more characters)"
+    return text
+
 
 _LISTS: Final = (
     ("tools/list", "tools", "tools"),
@@ -163,18 +218,12 @@ def schema_argument_hint(tool: Mapping[str, Any], tools: list[Mapping[str, Any]]
     return hint
 
 
-def _output_diagnostics(result: dict[str, Any], schema: dict[str, Any]) -> list[Diagnostic]:
-    """A tool that declares an outputSchema MUST return structuredContent conforming to it."""
+def _output_diagnostics(name: str, result: dict[str, Any], schema: dict[str, Any]) -> list[Diagnostic]:
+    """A tool that declares an outputSchema MUST return structuredContent conforming to it (the connection's own
+    check, ``inspector.client.output_check``, flags direct answers; this covers results fetched as tasks)."""
     from inspector.content.validation import validate_tool_result
 
-    return [
-        Diagnostic(
-            DiagnosticCode.SCHEMA,
-            f"structuredContent does not match the tool's outputSchema: {issue.message}",
-            path="$.result." + (issue.path if not issue.path.startswith("$") else "structuredContent" + issue.path[1:]),
-        )
-        for issue in validate_tool_result(result, schema)
-    ]
+    return [output_schema_diagnostic(name, issue) for issue in validate_tool_result(result, schema)]
 
 
 def _task_note(updates: list[TaskUpdate]) -> str:
@@ -282,8 +331,10 @@ class _Prober:
                 step.notes.append(_task_note(updates))
             if isinstance(result, Mapping) and result.get("isError") is True:
                 step.outcome = "isError"
+                step.result_text = result_text(result)
             elif isinstance(result, dict) and isinstance(tool.get("outputSchema"), dict):
-                step.diagnostics.extend(_output_diagnostics(result, tool["outputSchema"]))
+                if not any(d.code is DiagnosticCode.OUTPUT_SCHEMA for d in step.diagnostics):  # not found already
+                    step.diagnostics.extend(_output_diagnostics(name, result, tool["outputSchema"]))
 
     async def read_resources(self, resources: list[Any]) -> None:
         for resource in resources:
@@ -293,8 +344,13 @@ class _Prober:
                 continue
             await self.step(Step("resources/read", uri), functools.partial(self.conn.read_resource, uri))
 
-    async def prompt_arguments(self, prompt: str, arguments: Any, completions: bool) -> dict[str, str]:
+    async def prompt_arguments(
+        self, prompt: str, arguments: Any, completions: bool
+    ) -> tuple[dict[str, str], list[str]]:
+        """Values for the required arguments (completion's first offer, else a typed sample) and notes saying
+        which samples were sent and why."""
         values: dict[str, str] = {}
+        notes: list[str] = []
         for argument in arguments if isinstance(arguments, list) else []:
             if not isinstance(argument, Mapping) or not argument.get("required"):
                 continue
@@ -302,7 +358,8 @@ class _Prober:
             if not isinstance(arg, str):
                 continue
             context = {"arguments": dict(values)} if values and self._context_ok() else None
-            values[arg] = PROMPT_ARGUMENT_SAMPLE
+            sample, why = prompt_argument_sample(argument)
+            values[arg] = sample
             if completions:
                 ref = {"type": "ref/prompt", "name": prompt}
                 result = await self.step(
@@ -312,7 +369,10 @@ class _Prober:
                 offered = result.get("completion", {}).get("values") if isinstance(result, Mapping) else None
                 if isinstance(offered, list) and offered and isinstance(offered[0], str):
                     values[arg] = offered[0]
-        return values
+                    continue
+            if why is not None:
+                notes.append(f"{arg}: sent {sample!r} ({why}; no completion offered)")
+        return values, notes
 
     def _context_ok(self) -> bool:
         server = self.conn.server
@@ -324,8 +384,8 @@ class _Prober:
             if not isinstance(name, str):
                 self.skip("prompts/get", "a prompt without a string name cannot be got")
                 continue
-            arguments = await self.prompt_arguments(name, prompt.get("arguments"), completions)
-            step = Step("prompts/get", name, arguments=dict(arguments) if arguments else None)
+            arguments, notes = await self.prompt_arguments(name, prompt.get("arguments"), completions)
+            step = Step("prompts/get", name, arguments=dict(arguments) if arguments else None, notes=notes)
             await self.step(step, functools.partial(self.conn.get_prompt, name, arguments or None))
 
     async def run(self, capabilities: Mapping[str, Any]) -> None:

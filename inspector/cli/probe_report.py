@@ -7,8 +7,8 @@ Shape (``mcp-inspect --cli --probe``, stdout)::
      "server": {"name", "version", "title"?, "protocolVersion", "era": {"chosen", "asked", "why"},
                 "capabilities", "instructions"?} | null,
      "steps": [{"method", "name"?, "outcome": "ok"|"error"|"isError"|"skipped", "durationMs",
-                "error"?: {"code"?, "message"}, "arguments"?, "count"?, "pages"?, "serverRequests"?,
-                "notes"?, "diagnostics": [...]}],
+                "error"?: {"code"?, "message"}, "arguments"?, "count"?, "pages"?, "resultText"?,
+                "serverRequests"?, "notes"?, "diagnostics": [...]}],
      "diagnostics": [...],            # seen outside every step (e.g. while closing)
      "schemaFindings": [{"toolName", "findings": [...]}],   (tool-schema portability, as --strict's lint)
      "totals": {"steps", "ok", "errors", "toolErrors", "skipped", "violations", "warnings", "schemaErrors",
@@ -52,6 +52,8 @@ class Step:
     count: int | None = None
     """How many items a list method returned (all pages)."""
     pages: int | None = None
+    result_text: str | None = None
+    """The text of an ``isError`` tool result (what the tool said went wrong; truncated)."""
     notes: list[str] = field(default_factory=list)
     server_requests: list[dict[str, Any]] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -82,6 +84,8 @@ class Step:
             out["count"] = self.count
         if self.pages is not None:
             out["pages"] = self.pages
+        if self.result_text is not None:
+            out["resultText"] = self.result_text
         if self.server_requests:
             out["serverRequests"] = list(self.server_requests)
         if self.notes:

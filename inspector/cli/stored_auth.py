@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Final
 from inspector.cli.errors import CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 from inspector.cli.parser import CATALOG_METHODS
+from inspector.protocol.methods import LIST_METHODS
 
 if TYPE_CHECKING:
     from inspector.auth.storage import KeyringTokenStorage
@@ -47,14 +48,7 @@ __all__ = [
 DEFAULT_HANDOFF_WAIT: Final = 600
 """The ``--wait-for-auth`` seconds of the continuation command :func:`print_handoff` suggests."""
 _POLL_INTERVAL: Final = 0.5
-_PARAMETERLESS: Final = (
-    "initialize",
-    "ping",
-    "tools/list",
-    "resources/list",
-    "resources/templates/list",
-    "prompts/list",
-)
+_PARAMETERLESS: Final = ("initialize", "ping", *LIST_METHODS)
 
 
 # ------------------------------------------------------------------------------------------ combinations

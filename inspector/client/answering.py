@@ -15,11 +15,19 @@ Each answer runs as a supervised task of the connection (``AnswerHost.spawn``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from inspector.client.errors import InvalidResponse, NotConnected, describe_exception, message_of
-from inspector.client.handlers import HandlerError, RequestInfo, ServerRequestHandlers, current_request
+from inspector.client.handlers import (
+    WITHDRAWN_BY_SERVER,
+    HandlerError,
+    RequestInfo,
+    ServerRequestHandlers,
+    current_request,
+    person_hold,
+)
 from inspector.client.outstanding import Outstanding
 from inspector.protocol import session as _session
 from inspector.protocol.events import InputRequested, RequestReceived
@@ -52,6 +60,9 @@ class Answering:
         self._host = host
         self._requests: dict[RequestId, asyncio.Task[None]] = {}
         self._inputs: dict[RequestId, asyncio.Task[None]] = {}
+        self.asking = 0
+        """How many handlers wait for a person now (``asking_a_person``)."""
+        self._watchers: list[Callable[[bool], None]] = []
 
     def cancel_all(self) -> None:
         """The connection ends (or its session does): every answer in progress stops."""
@@ -62,7 +73,42 @@ class Answering:
         """The server withdrew its request ``rid``: stop answering it."""
         task = self._requests.pop(rid, None)
         if task is not None:
-            task.cancel()
+            task.cancel(WITHDRAWN_BY_SERVER)
+
+    @contextmanager
+    def holding_deadlines(self) -> Iterator[None]:
+        """While a person answers (``asking_a_person``): the session's request timeouts are suspended."""
+        host = self._host
+        session = host.session
+        session.hold_deadlines()
+        host.pump()  # re-arms the deadline timer
+        self._asking(+1)
+        try:
+            yield
+        finally:
+            session.release_deadlines()
+            if not host.ending and session is host.session:
+                host.pump()
+            self._asking(-1)
+
+    def watch_person(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        """Call ``callback(True)`` when a person starts being asked (none was), ``callback(False)`` when the last
+        one answered; returns the function that stops watching."""
+        self._watchers.append(callback)
+
+        def unwatch() -> None:
+            if callback in self._watchers:
+                self._watchers.remove(callback)
+
+        return unwatch
+
+    def _asking(self, delta: int) -> None:
+        before = self.asking > 0
+        self.asking = max(0, self.asking + delta)
+        now = self.asking > 0
+        if now != before:
+            for callback in list(self._watchers):
+                callback(now)
 
     def stop_input(self, rid: RequestId) -> None:
         """The caller gave up the logical request now at ``rid``: stop answering its input."""
@@ -91,6 +137,7 @@ class Answering:
 
     async def _run_request(self, ev: RequestReceived, info: RequestInfo) -> None:
         current_request.set(info)
+        person_hold.set(self.holding_deadlines)
         try:
             result = await self.call(ev.method, ev.wire_method, ev.params or {})
         except asyncio.CancelledError:
@@ -130,6 +177,7 @@ class Answering:
         """Answer each input request through the handlers, then send the next round (a new id)."""
         host = self._host
         responses: dict[str, Any] = {}
+        person_hold.set(self.holding_deadlines)
         try:
             for call in ev.calls:
                 current_request.set(

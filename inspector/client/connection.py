@@ -52,6 +52,7 @@ from inspector.client.errors import (
 from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
 from inspector.client.listen import Listening, Subscription
 from inspector.client.opening import DISCOVER_TIMEOUT, MODERN_ERRORS, Opening, choose_era
+from inspector.client.output_check import OutputSchemaCheck
 from inspector.client.outstanding import Outstanding, ProgressCallback
 from inspector.client.recorder import BACKLOG_POLL, Recorder, backpressure
 from inspector.client.renewal import DeliveryFailed, SessionRenewal
@@ -160,6 +161,8 @@ class Connection:
         self._log_level = log_level
         self.request_meta: dict[str, Any] = dict(request_meta or {})
         """Merged into ``params._meta`` of every request (see :meth:`request`); may be changed at any time."""
+        self.output_check = OutputSchemaCheck()
+        """Flags tools/call results that break their tool's outputSchema (a diagnostic on the answer's frame)."""
         self.session: ClientSession = self.new_session()
         self.outstanding = Outstanding()
         self.renewal = SessionRenewal(self)
@@ -238,6 +241,7 @@ class Connection:
         session.cancel_notifies = not self.transport.cancels_by_closing
         session.header_rules = self.transport.carries_headers
         session.log_level = self._log_level
+        session.result_checks.append(self.output_check)
         return session
 
     async def close(self) -> None:
@@ -566,6 +570,16 @@ class Connection:
 
     def drop_server_requests(self) -> None:
         self.answering.cancel_all()
+
+    @property
+    def asking_a_person(self) -> bool:
+        """True while a handler waits for a person's answer (our requests' timeouts are held meanwhile)."""
+        return self.answering.asking > 0
+
+    def watch_person(self, callback: Callable[[bool], None]) -> Callable[[], None]:
+        """``callback(True)`` when the server's request starts waiting for a person, ``callback(False)`` when no
+        request does any more (see ``handlers.asking_a_person``); returns the function that stops watching."""
+        return self.answering.watch_person(callback)
 
     def renewed(self, result: dict[str, Any], elapsed: float) -> None:
         era_reason = self.server.era_reason if self.server is not None else ""

@@ -6,7 +6,8 @@ with predictable values so a CI run never waits for a person.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
@@ -16,12 +17,17 @@ from inspector.protocol.jsonrpc import INTERNAL_ERROR
 from inspector.protocol.wire import RequestId
 
 __all__ = [
+    "WITHDRAWN_BY_SERVER",
     "HandlerError",
     "HeadlessHandlers",
+    "PersonHold",
     "RequestInfo",
     "ServerRequestHandlers",
+    "asking_a_person",
     "current_request",
+    "person_hold",
     "synthesize_elicitation_content",
+    "withdrawn_by_server",
 ]
 
 
@@ -58,6 +64,32 @@ class RequestInfo:
 
 current_request: ContextVar[RequestInfo | None] = ContextVar("current_request", default=None)
 """Set by the connection inside each handler task: the request being answered (None outside a handler)."""
+
+PersonHold = Callable[[], AbstractContextManager[None]]
+person_hold: ContextVar[PersonHold | None] = ContextVar("person_hold", default=None)
+"""Set by the connection inside each handler task: holds its requests' timeouts (see :func:`asking_a_person`)."""
+
+WITHDRAWN_BY_SERVER = "withdrawn by the server"
+"""The message of the ``CancelledError`` a handler gets when the server cancelled its request
+(``notifications/cancelled``); other cancellations (the connection ends) carry none."""
+
+
+@contextmanager
+def asking_a_person() -> Iterator[None]:
+    """Wrap a handler's wait for a person's answer (a dialog): while it lasts, the timeouts of our requests on
+    this connection are suspended (the server's answer to them waits for this one), and each pending request
+    gets its full period again when it ends. Outside a handler task it does nothing."""
+    hold = person_hold.get()
+    if hold is None:
+        yield
+        return
+    with hold():
+        yield
+
+
+def withdrawn_by_server(exc: BaseException) -> bool:
+    """True for the cancellation of a handler whose request the server cancelled (not the connection ending)."""
+    return WITHDRAWN_BY_SERVER in getattr(exc, "args", ())
 
 
 class ServerRequestHandlers(Protocol):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import string
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,7 +26,6 @@ __all__ = [
     "classify_block",
     "decode_base64",
     "decoded_size",
-    "format_size",
 ]
 
 
@@ -174,15 +172,6 @@ def decoded_size(data: str) -> int:
     compact_len = len(data) - sum(data.count(c) for c in " \t\r\n")
     padding = 2 if data.rstrip().endswith("==") else 1 if data.rstrip().endswith("=") else 0
     return max(0, compact_len * 3 // 4 - padding)
-
-
-def format_size(size: int) -> str:
-    """A human byte count: ``512 B``, ``1.5 KiB``, ``3.2 MiB``."""
-    if size < 1024:
-        return f"{size} B"
-    units = ("KiB", "MiB", "GiB", "TiB")
-    exponent = min(len(units), int(math.log(size, 1024)))
-    return f"{size / 1024**exponent:.1f} {units[exponent - 1]}"
 
 
 def _type_word(expected: type | tuple[type, ...]) -> str:

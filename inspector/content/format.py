@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-__all__ = ["LINE_BREAK_WIDTH", "break_long_lines", "human_duration", "human_size"]
+__all__ = ["LINE_BREAK_WIDTH", "break_long_lines", "human_duration"]
 
 LINE_BREAK_WIDTH = 4000
 """Text views break lines longer than this (laying out one huge line is what freezes a text widget)."""
-
-
-def human_size(n: int) -> str:
-    """``532 B``, ``1.2 KB``, ``50.0 MB`` (powers of 1024)."""
-    if n < 1024:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("KB", "MB", "GB"):
-        value /= 1024
-        if value < 1024 or unit == "GB":
-            return f"{value:.1f} {unit}"
-    return f"{value:.1f} GB"  # pragma: no cover - the loop always returns
 
 
 def human_duration(seconds: float) -> str:

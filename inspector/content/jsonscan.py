@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import re
 import time
-from typing import Final
+from typing import Any, Final
 
-__all__ = ["SMALL", "JsonNode", "JsonSyntaxError", "LazyJson", "PrettyStream", "string_end"]
+from inspector.content.jsontree import JsonNode
+
+__all__ = ["SMALL", "JsonSyntaxError", "LazyJson", "PrettyStream", "string_end"]
 
 SMALL: Final = 65536
 _WS: Final = re.compile(r"[ \t\n\r]*")
@@ -28,37 +30,6 @@ _TYPES: Final = {"{": "object", "[": "array", '"': "string", "t": "boolean", "f"
 
 class JsonSyntaxError(ValueError):
     """The payload is not well-formed JSON (at the offset in the message)."""
-
-
-class JsonNode:
-    """One value of the document: where it is, and the children found so far."""
-
-    __slots__ = ("children", "complete", "end", "key", "parent", "pending", "resume", "row", "start", "type")
-
-    def __init__(self, parent: JsonNode | None, row: int, key: str | int | None, start: int, type_: str) -> None:
-        self.parent = parent
-        self.row = row
-        self.key = key
-        self.start = start
-        self.type = type_
-        self.end: int | None = None
-        """Exclusive end offset, None while unknown."""
-        self.children: list[JsonNode] = []
-        self.resume = start + 1
-        self.complete = type_ not in ("object", "array")
-        self.pending: JsonNode | None = None
-
-    @property
-    def is_container(self) -> bool:
-        return self.type in ("object", "array")
-
-    def path(self) -> tuple[str | int, ...]:
-        parts: list[str | int] = []
-        node: JsonNode | None = self
-        while node is not None and node.key is not None:
-            parts.append(node.key)
-            node = node.parent
-        return tuple(reversed(parts))
 
 
 def string_end(text: str, p: int) -> int:
@@ -80,6 +51,8 @@ def _type_of(ch: str) -> str:
 
 class LazyJson:
     """A JSON text, enumerated lazily. See the module docstring."""
+
+    cheap = False
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -322,6 +295,34 @@ class LazyJson:
     def source(self, node: JsonNode) -> str | None:
         """The node's JSON text as in the payload (None while its end is unknown)."""
         return None if node.end is None else self.text[node.start : node.end]
+
+    def summary(self, node: JsonNode) -> str:
+        """The Value column: a container's count of members (so far), or the scalar's ``preview``."""
+        if node.is_container and not node.children and not self.has_children(node):
+            return "{}" if node.type == "object" else "[]"
+        n = len(node.children)
+        if node.type == "object":
+            if node.complete:
+                return f"{{{n:,} key{'s' if n != 1 else ''}}}"
+            return f"{{{n:,}+ keys…}}" if n else "{…}"
+        if node.type == "array":
+            if node.complete:
+                return f"[{n:,} item{'s' if n != 1 else ''}]"
+            return f"[{n:,}+ items…]" if n else "[…]"
+        return self.preview(node)
+
+    def value(self, node: JsonNode) -> Any:
+        """The node's value, parsed from its source (None while its end is unknown, or if it does not parse)."""
+        source = self.source(node)
+        if source is None:
+            return None
+        try:
+            return json.loads(source)
+        except ValueError:
+            return None
+
+    def size(self, node: JsonNode) -> int | None:
+        return None if node.end is None else node.end - node.start
 
 
 class PrettyStream:

@@ -1,25 +1,23 @@
-"""Pretty JSON text that knows which lines every value occupies, and JSON paths (no Qt).
+"""Pretty JSON text that knows which lines every value occupies (no Qt).
 
 ``render_json`` writes the same layout as ``json.dumps(value, indent=2, ensure_ascii=False)``
 (very long strings are cut for display) and records, for each value, the first and last line it
-occupies, keyed by its path as a tuple of keys and indexes. ``parse_path`` reads the paths the
-engine puts in diagnostics (``$.result.tools[0].inputSchema``, ``$['odd key']``).
+occupies, keyed by its path as a tuple of keys and indexes (written and read as text by
+:mod:`inspector.protocol.jsonpath`, the notation of diagnostics: ``$.result.tools[0].inputSchema``).
 """
 
 from __future__ import annotations
 
-import ast
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-__all__ = ["JsonPath", "Rendered", "format_path", "nearest_span", "parse_path", "render_json"]
+from inspector.protocol.jsonpath import JsonPath
 
-JsonPath = tuple[str | int, ...]
+__all__ = ["JsonPath", "Rendered", "nearest_span", "render_json"]
+
 MAX_STRING: Final = 20_000
 """Strings longer than this are cut in the text view (the whole value is in "Copy" and "Open full")."""
-_SEGMENT: Final = re.compile(r"""\.([^.\[\]]+)|\[(-?\d+)\]|\[('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\]""")
 _DUMPS: Final = json.JSONEncoder(ensure_ascii=False).encode
 
 
@@ -70,44 +68,6 @@ def render_json(value: Any, *, indent: int = 2, max_string: int = MAX_STRING) ->
 
     emit(value, (), 0, "", "")
     return Rendered("\n".join(lines), spans, cut)
-
-
-def parse_path(path: str) -> JsonPath | None:
-    """``$.a.b[0]['c d']`` -> ``("a", "b", 0, "c d")``; None when it is not such a path."""
-    text = path.strip()
-    if not text.startswith("$"):
-        return None
-    out: list[str | int] = []
-    pos = 1
-    while pos < len(text):
-        m = _SEGMENT.match(text, pos)
-        if m is None:
-            return None
-        name, number, quoted = m.groups()
-        if name is not None:
-            out.append(name)
-        elif number is not None:
-            out.append(int(number))
-        else:
-            try:
-                out.append(str(ast.literal_eval(quoted)))
-            except (ValueError, SyntaxError):
-                return None
-        pos = m.end()
-    return tuple(out)
-
-
-def format_path(path: JsonPath) -> str:
-    """The inverse of ``parse_path`` (the notation the engine uses)."""
-    out = "$"
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part.isidentifier():
-            out += f".{part}"
-        else:
-            out += f"[{part!r}]"
-    return out
 
 
 def nearest_span(spans: dict[JsonPath, tuple[int, int]], path: JsonPath) -> tuple[JsonPath, tuple[int, int]] | None:

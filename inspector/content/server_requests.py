@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+from inspector.protocol.sizes import format_size
+
 __all__ = [
     "MAX_MEDIA_BYTES",
     "REJECT_CODE",
@@ -154,7 +156,7 @@ def load_media(path: str | Path, kind: Literal["image", "audio"]) -> tuple[str, 
     except OSError as exc:
         raise ValueError(f"cannot read {file.name}: {exc.strerror or exc}") from None
     if size > MAX_MEDIA_BYTES:
-        raise ValueError(f"{file.name} is {size / 1048576:.1f} MiB; the limit is {MAX_MEDIA_BYTES // 1048576} MiB")
+        raise ValueError(f"{file.name} is {format_size(size)}; the limit is {format_size(MAX_MEDIA_BYTES)}")
     mime, _ = mimetypes.guess_type(file.name)
     if mime is None or not mime.startswith(f"{kind}/"):
         raise ValueError(f"{file.name} does not look like an {kind} file ({mime or 'unknown type'})")

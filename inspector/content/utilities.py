@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from inspector.protocol.methods import LOG_LEVELS
+
 __all__ = [
     "DATA_KEEP_LIMIT",
     "LOG_LEVELS",
@@ -28,9 +30,6 @@ __all__ = [
     "matching_rows",
     "parse_log_message",
 ]
-
-LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-"""The ``LoggingLevel`` values of MCP (RFC 5424 severities), least severe first."""
 
 DATA_KEEP_LIMIT: Final = 16_384
 """Characters of compact JSON above which an entry keeps a truncated text instead of the data itself."""

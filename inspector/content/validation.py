@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SchemaIssue", "json_path", "validate_instance", "validate_tool_result"]
+from inspector.protocol.jsonpath import format_path
+
+__all__ = ["SchemaIssue", "validate_instance", "validate_tool_result"]
 
 _MESSAGE_LIMIT = 300
 
@@ -22,20 +23,6 @@ class SchemaIssue:
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
-
-
-def json_path(parts: Iterable[str | int]) -> str:
-    """``["forecast", 0, "high"]`` -> ``$.forecast[0].high``; odd keys are quoted: ``$["a b"]``."""
-    out = "$"
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part.isidentifier():
-            out += f".{part}"
-        else:
-            escaped = part.replace("\\", "\\\\").replace('"', '\\"')
-            out += f'["{escaped}"]'
-    return out
 
 
 def validate_instance(instance: Any, schema: Any) -> list[SchemaIssue]:
@@ -54,7 +41,7 @@ def validate_instance(instance: Any, schema: Any) -> list[SchemaIssue]:
     try:
         validator_class.check_schema(schema)
     except SchemaError as exc:
-        where = json_path(exc.path) if exc.path else "the root"
+        where = format_path(exc.path) if exc.path else "the root"
         return [SchemaIssue("outputSchema", f"the schema itself is invalid at {where}: {_short(exc.message)}")]
     validator = validator_class(schema, format_checker=FormatChecker())
     try:
@@ -73,7 +60,7 @@ def _issues_of(error: Any) -> list[SchemaIssue]:
     if error.validator == "required" and isinstance(instance, dict) and isinstance(error.validator_value, list):
         missing = [name for name in error.validator_value if isinstance(name, str) and name not in instance]
         if missing:
-            return [SchemaIssue(json_path([*parts, name]), "required property is missing", rule) for name in missing]
+            return [SchemaIssue(format_path([*parts, name]), "required property is missing", rule) for name in missing]
     if (
         error.validator == "additionalProperties"
         and error.validator_value is False
@@ -87,10 +74,10 @@ def _issues_of(error: Any) -> list[SchemaIssue]:
         ]
         if extras:
             return [
-                SchemaIssue(json_path([*parts, key]), "unexpected property (additionalProperties is false)", rule)
+                SchemaIssue(format_path([*parts, key]), "unexpected property (additionalProperties is false)", rule)
                 for key in extras
             ]
-    return [SchemaIssue(json_path(parts), _short(error.message), rule)]
+    return [SchemaIssue(format_path(parts), _short(error.message), rule)]
 
 
 def _search(pattern: str, text: str) -> bool:

@@ -1,7 +1,7 @@
 """The bundled demo MCP server (official SDK ``MCPServer``) that exercises every feature the inspector shows.
 
 Run it with ``python -m inspector.demo`` (stdio), ``--http PORT`` (Streamable HTTP on 127.0.0.1) or
-``--sse PORT`` (legacy HTTP+SSE on 127.0.0.1); ``--era legacy|modern|both`` picks the protocol era(s) it
+``--sse PORT`` (legacy HTTP+SSE on 127.0.0.1); ``--era legacy|modern|both`` picks which protocol eras it
 answers. Never imports Qt.
 """
 

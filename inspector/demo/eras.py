@@ -18,11 +18,12 @@ from mcp.server.lowlevel.server import Server
 from mcp.server.mcpserver import MCPServer
 from mcp.server.runner import serve_dual_era_loop, serve_loop
 from mcp.server.stdio import stdio_server
+from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.inbound import InboundLadderRejection, classify_inbound_request
 from mcp.shared.message import SessionMessage
 from mcp_types import METHOD_NOT_FOUND, PROTOCOL_VERSION_META_KEY, ErrorData, JSONRPCError, JSONRPCRequest
 
-__all__ = ["DEFAULT_ERA", "ERAS", "Era", "lowlevel_of", "serve_stdio"]
+__all__ = ["DEFAULT_ERA", "ERAS", "Era", "lowlevel_of", "serve_stdio", "serve_streams"]
 
 Era = Literal["legacy", "modern", "both"]
 ERAS: Final[tuple[Era, ...]] = get_args(Era)
@@ -37,11 +38,28 @@ def lowlevel_of(server: MCPServer[Any]) -> Server[Any]:
 
 async def serve_stdio(server: MCPServer[Any], era: Era = DEFAULT_ERA) -> None:
     """Serve ``server`` on this process's stdin/stdout in ``era``."""
-    if era == "both":
-        await server.run_stdio_async()
-        return
+    async with stdio_server() as (read_stream, write_stream):
+        await serve_streams(server, read_stream, write_stream, era)
+
+
+async def serve_streams(
+    server: MCPServer[Any],
+    read_stream: ReadStream[SessionMessage | Exception],
+    write_stream: WriteStream[SessionMessage],
+    era: Era = DEFAULT_ERA,
+) -> None:
+    """Serve ``server`` in ``era`` over one stream pair (stdio's, or in-memory ones) until the read side closes."""
     lowlevel = lowlevel_of(server)
-    async with stdio_server() as (read_stream, write_stream), lowlevel.lifespan(lowlevel) as state:
+    async with lowlevel.lifespan(lowlevel) as state:
+        if era == "both":  # what ``Server.run`` does
+            await serve_dual_era_loop(
+                lowlevel,
+                read_stream,
+                write_stream,
+                lifespan_state=state,
+                init_options=lowlevel.create_initialization_options(),
+            )
+            return
         if era == "legacy":
             await serve_loop(
                 lowlevel,

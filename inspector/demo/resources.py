@@ -8,6 +8,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import Annotations, InputRequiredResult, ToolAnnotations
 from pydantic import Field
 
+from inspector.content.plural import plural
 from inspector.demo.media import COLORS, icon, make_png, make_wav
 from inspector.demo.mrtr import VAULT, VAULT_PATH, guarded_read
 from inspector.demo.state import CLOCK_URI, USERS, DemoState
@@ -199,7 +200,7 @@ def register_resources(server: MCPServer[Any], state: DemoState) -> None:
         uri = f"demo://files/{path}"
         sent = await state.subscriptions.notify_updated(uri)
         await ctx.notify_resource_updated(uri)
-        return f"wrote {len(text)} characters to {uri} (notified {sent} subscriber(s))"
+        return f"wrote {len(text)} characters to {uri} (notified {plural(sent, 'subscriber')})"
 
     @server.tool(
         title="Delete a virtual file",

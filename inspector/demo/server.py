@@ -8,7 +8,7 @@ two in one protocol era or both, see :mod:`inspector.demo.eras`). The server is 
 
 import socket
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -40,7 +40,7 @@ from inspector.demo.media import icon
 from inspector.demo.mrtr import register_mrtr
 from inspector.demo.prompts import complete_prompt, register_prompts
 from inspector.demo.resources import complete_template, register_resources
-from inspector.demo.state import CLOCK_URI, DemoState, connection_of
+from inspector.demo.state import CLOCK_URI, DemoState, connection_of, print_to_stderr
 from inspector.demo.tasks_extension import DemoTasksExtension
 from inspector.demo.tasks_legacy import LegacyTasks
 from inspector.demo.tools_basic import build_static_tools, register_basic_tools
@@ -100,9 +100,11 @@ CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
 """``ttlMs``/``cacheScope`` per cacheable method: static lists may be cached, changing ones are always stale."""
 
 
-def build_server(*, clock_interval: float = 2.0) -> MCPServer[DemoState]:
-    """A fresh, fully registered demo server (state is per server instance)."""
-    state = DemoState(clock_interval=clock_interval)
+def build_server(
+    *, clock_interval: float = 2.0, stderr: Callable[[str], None] = print_to_stderr
+) -> MCPServer[DemoState]:
+    """A fresh, fully registered demo server (state is per server instance); ``stderr`` takes its stderr lines."""
+    state = DemoState(clock_interval=clock_interval, stderr=stderr)
     jobs = build_task_tools()
 
     @asynccontextmanager

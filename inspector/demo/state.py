@@ -1,6 +1,8 @@
 """Mutable state shared by the demo server's tools and resources (one instance per server)."""
 
+import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -99,6 +101,11 @@ class ResourceSubscriptions:
         return sent
 
 
+def print_to_stderr(line: str) -> None:
+    """A line on this process's stderr (the demo as a process)."""
+    print(line, file=sys.stderr, flush=True)
+
+
 @dataclass
 class DemoState:
     """Everything the demo server mutates at runtime."""
@@ -111,6 +118,8 @@ class DemoState:
     tasks: TaskStore = field(default_factory=TaskStore)
     bonus_enabled: bool = False
     clock_ticks: int = 0
+    stderr: Callable[[str], None] = print_to_stderr
+    """Where the server writes a line for its stderr (the process's; in memory, the transport's)."""
 
     def clock_text(self) -> str:
         now = datetime.now(UTC).isoformat(timespec="milliseconds")

@@ -1,6 +1,5 @@
 """Demo tools that talk back to the client: progress, logging, sampling, elicitation, roots, list changes."""
 
-import sys
 import time
 from typing import Annotated, Any, get_args
 
@@ -130,7 +129,7 @@ def register_interactive_tools(server: MCPServer[Any], state: DemoState) -> None
                 await anyio.sleep(seconds / steps)
                 await ctx.report_progress(done, steps, f"step {done}/{steps}")
         except anyio.get_cancelled_exc_class():
-            print(f"inspector-demo: slow cancelled after {done - 1}/{steps} steps", file=sys.stderr, flush=True)
+            state.stderr(f"inspector-demo: slow cancelled after {done - 1}/{steps} steps")
             raise
         return f"Finished {steps} steps in {time.monotonic() - started:.2f}s"
 

@@ -54,6 +54,11 @@ class DiagnosticCode(StrEnum):
     FORCED = "forced"
     # schema
     SCHEMA = "schema"
+    # content (checks of results the schema cannot express; see inspector.client.output_check)
+    OUTPUT_SCHEMA = "output-schema"
+    """A tools/call structuredContent that does not match the tool's declared outputSchema."""
+    CONTENT = "content"
+    """A payload that does not decode (base64) or whose bytes contradict its declared mimeType."""
     # transport
     TRANSPORT = "transport"
 

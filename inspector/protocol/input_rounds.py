@@ -12,6 +12,7 @@ from inspector.protocol.capabilities import client_capability_for, has_capabilit
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.events import InputRequested, RequestFailed
 from inspector.protocol.frame_context import FrameContext
+from inspector.protocol.jsonpath import format_path
 from inspector.protocol.session_types import PendingRequest
 from inspector.protocol.wire import RequestId
 
@@ -73,7 +74,7 @@ class InputRounds:
                     DiagnosticCode.UNDECLARED_CAPABILITY,
                     f"the server asked for {call.method} (input {call.key!r}) although the client did not "
                     f"declare '{cap}'",
-                    path=f"$.result.inputRequests[{call.key!r}]",
+                    path=format_path(["result", "inputRequests", call.key]),
                 )
         if pending.round >= mrtr.MAX_INPUT_ROUNDS:
             reason = (

@@ -7,9 +7,8 @@ than ``data``, a response header, a stderr line, and the bodies of the OAuth exc
 (stream resumption, re-listening) have a budget too. Sans-I/O: plain data and pure functions.
 
 Defaults are documented on each field; they are overridden per profile (``limits`` in the profile JSON) and
-on the command line (``--limit NAME=VALUE``, e.g. ``--limit message_bytes=64MiB``). Sizes accept a plain
-number of bytes or a number with ``KB``/``MB``/``GB`` (powers of 1000) or ``KiB``/``MiB``/``GiB``
-(powers of 1024).
+on the command line (``--limit NAME=VALUE``, e.g. ``--limit message_bytes=64MiB``); sizes are read and
+written by :mod:`inspector.protocol.sizes`.
 
 A breach is described by :class:`LimitExceeded` (an exception, also usable as data): it names the limit,
 its value and the figure that broke it, e.g. ``a message of more than 256 MiB (limit message_bytes =
@@ -21,10 +20,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import itertools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
+
+from inspector.protocol.sizes import GiB, KiB, MiB, format_size, parse_size
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -33,57 +33,9 @@ __all__ = [
     "LimitExceeded",
     "Limits",
     "MiB",
-    "format_size",
     "limit_docs",
     "parse_size",
 ]
-
-KiB: Final = 1024
-MiB: Final = 1024 * KiB
-GiB: Final = 1024 * MiB
-
-_UNITS: Final[dict[str, int]] = {
-    "": 1,
-    "b": 1,
-    "k": 1000,
-    "kb": 1000,
-    "m": 1000**2,
-    "mb": 1000**2,
-    "g": 1000**3,
-    "gb": 1000**3,
-    "kib": KiB,
-    "mib": MiB,
-    "gib": GiB,
-}
-_SIZE: Final = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([a-zA-Z]*)\s*$")
-
-
-def parse_size(text: str | int) -> int:
-    """``"64MiB"`` -> 67108864; ``"1.5KB"`` -> 1500; ``"42"`` / ``42`` -> 42. Raises ValueError."""
-    if isinstance(text, bool):
-        raise ValueError(f"not a size: {text!r}")
-    if isinstance(text, int):
-        if text < 0:
-            raise ValueError(f"a size cannot be negative: {text}")
-        return text
-    match = _SIZE.match(text)
-    if match is None:
-        raise ValueError(f"not a size: {text!r} (a number of bytes, or with KB, MB, GB, KiB, MiB or GiB)")
-    number, unit = match.groups()
-    factor = _UNITS.get(unit.lower())
-    if factor is None:
-        raise ValueError(f"unknown size unit {unit!r} in {text!r} (KB, MB, GB, KiB, MiB, GiB)")
-    return int(float(number) * factor)
-
-
-def format_size(size: int) -> str:
-    """A size for people: ``268435456`` -> ``"256 MiB"``, ``1500`` -> ``"1.46 KiB"``, ``100`` -> ``"100 bytes"``."""
-    for unit, factor in (("GiB", GiB), ("MiB", MiB), ("KiB", KiB)):
-        if size >= factor:
-            if size % factor == 0:
-                return f"{size // factor} {unit}"
-            return f"{size / factor:.2f}".rstrip("0").rstrip(".") + f" {unit}"
-    return f"{size} byte" if size == 1 else f"{size} bytes"
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 The full shape checks live in ``validation`` (mcp-types, costly to import); this table is what the
 session needs even with schema validation off: is this server request or notification one the
-negotiated version knows at all?
+negotiated version knows at all? It is also the one place for the method lists and the logging levels
+the window and the CLI both use.
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ from typing import Final
 
 from inspector.protocol.versions import at_least
 
-__all__ = ["is_known_server_notification", "is_known_server_request"]
+__all__ = ["LIST_METHODS", "LOG_LEVELS", "is_known_server_notification", "is_known_server_request"]
+
+LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+"""The ``LoggingLevel`` values of MCP (RFC 5424 severities), least severe first."""
+
+LIST_METHODS: Final = ("tools/list", "resources/list", "resources/templates/list", "prompts/list")
+"""The paginated list requests of the catalog a server offers."""
 
 _SERVER_REQUESTS: Final[dict[str, str]] = {
     # method -> first version that has it

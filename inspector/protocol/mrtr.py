@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
+from inspector.protocol.jsonpath import format_path
 
 __all__ = [
     "INPUT_METHODS",
@@ -75,7 +76,7 @@ def parse_input_required(result: Mapping[str, Any]) -> InputRequired:
         bad("inputRequests must be an object mapping keys to requests", "$.result.inputRequests")
         requests = None
     for key, entry in (requests or {}).items():
-        path = f"$.result.inputRequests[{key!r}]"
+        path = format_path(["result", "inputRequests", key])
         if not isinstance(entry, dict):
             bad("an input request must be an object with method and params", path)
             continue

@@ -70,8 +70,11 @@ class RequestTable:
         self.pending.clear()
         return taken
 
-    def next_deadline(self) -> float | None:
-        deadlines = [d for p in self.pending.values() if (d := p.next_deadline()) is not None]
+    def next_deadline(self, *, soft: bool = True) -> float | None:
+        """The nearest deadline of a pending request (``soft=False``: only the ``max_total`` caps)."""
+        deadlines = [
+            d for p in self.pending.values() if (d := p.next_deadline() if soft else p.hard_deadline) is not None
+        ]
         return min(deadlines) if deadlines else None
 
     def match(self, rid: RequestId | None, ctx: FrameContext) -> PendingRequest | None:

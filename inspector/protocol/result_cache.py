@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from inspector.protocol.methods import LIST_METHODS
+
 __all__ = [
     "CACHEABLE_METHODS",
     "CacheEntry",
@@ -37,9 +39,7 @@ __all__ = [
 
 CacheScope = Literal["public", "private"]
 
-CACHEABLE_METHODS: Final = frozenset(
-    {"server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read"}
-)
+CACHEABLE_METHODS: Final = frozenset({"server/discover", *LIST_METHODS, "resources/read"})
 _MRTR_PARAMS: Final = ("inputResponses", "requestState")
 
 _INVALIDATES: Final[Mapping[str, tuple[str, ...]]] = {

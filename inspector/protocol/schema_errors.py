@@ -18,6 +18,7 @@ from typing import Any, Final
 from pydantic import ValidationError
 
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
+from inspector.protocol.jsonpath import format_path
 
 __all__ = ["MAX_DIAGNOSTICS_PER_MESSAGE", "diagnostics_from"]
 
@@ -118,18 +119,6 @@ def _merge_discriminator_errors(errors: list[_Error]) -> _Error:
     return first
 
 
-def _render(path: list[int | str], root: str) -> str:
-    out = root
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif part.isidentifier():
-            out += f".{part}"
-        else:
-            out += f"[{part!r}]"
-    return out
-
-
 def diagnostics_from(exc: ValidationError, data: Any, root: str, what: str, strip: int = 0) -> list[Diagnostic]:
     """Diagnostics for ``exc`` raised while validating ``data``; ``strip`` drops leading loc parts."""
     errors: list[_Error] = []
@@ -142,7 +131,7 @@ def diagnostics_from(exc: ValidationError, data: Any, root: str, what: str, stri
     seen: set[tuple[str, str]] = set()
     diags: list[Diagnostic] = []
     for e in errors:
-        where = _render(e.path, root)
+        where = format_path(e.path, root)
         if (where, e.msg) in seen:
             continue
         seen.add((where, e.msg))

@@ -47,6 +47,7 @@ from inspector.protocol.frame_context import FrameContext
 from inspector.protocol.framing import LineFramer, OversizedLine, decode_frame
 from inspector.protocol.input_rounds import InputRounds
 from inspector.protocol.jsonrpc import ErrorResponse, Invalid, Notification, Request, Response
+from inspector.protocol.lazy_module import LazyModule
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.request_table import RequestTable
 from inspector.protocol.salvage import salvage_id
@@ -69,11 +70,15 @@ __all__ = [
     "ClientSession",
     "LocalProtocolError",
     "PendingRequest",
+    "ResultCheck",
     "SessionOffer",
     "SessionState",
     "Timeouts",
     "new_session",
 ]
+
+ResultCheck = Callable[[str, dict[str, Any] | None, Any], list[Diagnostic]]
+"""``check(method, params, result)``: diagnostics about a result of ours (see ``ClientSession.result_checks``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,12 +130,9 @@ class ClientSession:
         self.state = SessionState.NEW
         self.failure: str | None = None
         self.validate = validate
-        # Schema validation needs mcp-types, whose import costs about half a second: load it only when used.
-        self._validation: ModuleType | None = None
-        if validate:
-            from inspector.protocol import validation
-
-            self._validation = validation
+        # Schema validation needs mcp-types, whose import costs about half a second: load it only when used
+        # (at the first frame checked, not when the session is made: the app starts the server meanwhile).
+        self._validation: ModuleType | None = LazyModule("inspector.protocol.validation") if validate else None
         self._ids = id_generator if id_generator is not None else itertools.count(1)
         self._clock = clock
         self._default_timeouts = default_timeouts or Timeouts()
@@ -141,6 +143,11 @@ class ClientSession:
         self._server_requests = ServerRequests(self._validation)
         self._rounds = InputRounds()
         self._opening_id: RequestId | None = None
+        self.result_checks: list[ResultCheck] = []
+        """Extra checks of our requests' results, each ``check(method, params, result) -> diagnostics`` (the
+        client's outputSchema check): what they find is on the answer's frame like any other diagnostic."""
+        self._holds = 0
+        """How many holds on the request deadlines are in force (see :meth:`hold_deadlines`)."""
 
     @property
     def offer(self) -> SessionOffer:
@@ -319,15 +326,42 @@ class ClientSession:
 
     # ------------------------------------------------------------------ time
 
+    @property
+    def deadlines_held(self) -> bool:
+        """True while a hold suspends the requests' ``request`` periods (a person is answering the server)."""
+        return self._holds > 0
+
+    def hold_deadlines(self) -> None:
+        """Suspend the ``request`` period of every request (pending now or sent meanwhile) until the matching
+        :meth:`release_deadlines`: the server asked a person something, and the answer it waits for cannot come
+        before the person's does. Holds nest; ``max_total`` caps still apply."""
+        self._holds += 1
+
+    def release_deadlines(self) -> None:
+        """End one hold. When the last one ends, every pending request gets its full ``request`` period again
+        (as after a progress notification): the server could not answer while the person was deciding."""
+        if self._holds == 0:
+            return
+        self._holds -= 1
+        if self._holds:
+            return
+        now = self._clock()
+        for pending in self._requests.pending.values():
+            period = pending.timeouts.request
+            if period is not None and pending.deadline is not None:
+                pending.deadline = max(pending.deadline, now + period)
+
     def next_deadline(self) -> float | None:
-        return self._requests.next_deadline()
+        return self._requests.next_deadline(soft=not self.deadlines_held)
 
     def check_timeouts(self) -> list[RequestFailed]:
-        """Fail (and cancel at the server) every request whose deadline passed."""
+        """Fail (and cancel at the server) every request whose deadline passed (while the deadlines are held,
+        only ``max_total`` caps)."""
         now = self._clock()
         failed: list[RequestFailed] = []
+        held = self.deadlines_held
         for pending in list(self._requests.pending.values()):
-            d = pending.next_deadline()
+            d = pending.hard_deadline if held else pending.next_deadline()
             if d is None or d > now:
                 continue
             hard = pending.hard_deadline is not None and pending.hard_deadline <= now
@@ -476,6 +510,10 @@ class ClientSession:
         if kind == "input_required" and isinstance(result, dict):
             self._rounds.on_input_required(pending, result, ctx, diags, self.client_capabilities)
             return
+        for check in self.result_checks:
+            found = check(pending.method, pending.params, result)
+            diags.extend(found)
+            ctx.wire.diagnostics.extend(found)
         ctx.events.append(ResponseReceived(pending.id, pending.method, result, tuple(diags)))
 
     def retry_with_input(self, request_id: RequestId, responses: dict[str, Any]) -> RequestId:

@@ -33,6 +33,7 @@ from typing import Any, Final
 
 from inspector.protocol.capabilities import has_capability
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
+from inspector.protocol.jsonpath import format_path
 from inspector.protocol.mrtr import INPUT_METHODS, InputCall, result_type
 from inspector.protocol.versions import Era, at_least, era_of
 
@@ -340,7 +341,7 @@ def _input_calls(value: Any, path: str, what: str, diags: list[Diagnostic]) -> t
         return ()
     calls: list[InputCall] = []
     for key, entry in requests.items():
-        at = f"{where}[{key!r}]"
+        at = format_path([key], root=where)
         if not isinstance(entry, dict):
             _bad(diags, f"{what}: an input request must be an object with method and params", at)
             continue
@@ -479,7 +480,7 @@ def check_related_task(result: Any, task_id: str) -> list[Diagnostic]:
     """2025-11-25: a ``tasks/result`` answer MUST name its task in ``_meta["io.modelcontextprotocol/related-task"]``."""
     meta = result.get("_meta") if isinstance(result, dict) else None
     related = meta.get(RELATED_TASK_KEY) if isinstance(meta, dict) else None
-    path = f"$.result._meta[{RELATED_TASK_KEY!r}]"
+    path = format_path(["result", "_meta", RELATED_TASK_KEY])
     if not isinstance(related, dict):
         return [Diagnostic(DiagnosticCode.SCHEMA, f"tasks/result result: _meta lacks {RELATED_TASK_KEY}", path=path)]
     if related.get("taskId") != task_id:

@@ -18,12 +18,13 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
-
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Final
 
 from inspector.schema.refs import RefError, Resolver, merge_all_of
-from inspector.schema.validate import FORMAT_CHECKER, SchemaValidator
+from inspector.schema.validate import SchemaValidator, format_checker
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 __all__ = ["NO_HINT", "Hint", "Synthesis", "sample_for_pattern", "synthesize", "synthesize_arguments"]
 
@@ -191,7 +192,7 @@ class _Synth:
         self.notes: list[str] = []
         self.objects: dict[Path, Mapping[str, Any]] = {}
         checker = SchemaValidator(root if isinstance(root, Mapping | bool) else {})
-        self.validator: Any = checker.validator_class(root, format_checker=FORMAT_CHECKER)
+        self.validator: Any = checker.validator_class(root, format_checker=format_checker())
 
     def note(self, text: str) -> None:
         if text not in self.notes:

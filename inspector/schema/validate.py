@@ -17,24 +17,31 @@ import uuid
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final
 
-import jsonschema
-from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
-from jsonschema.exceptions import ValidationError
-
+from inspector.protocol.jsonpath import PathPart, format_path
 from inspector.schema.refs import RefError, Resolver
-from inspector.schema.values import PathPart, format_path
 
-__all__ = ["FORMAT_CHECKER", "FieldError", "SchemaValidator", "validate"]
+if TYPE_CHECKING:  # jsonschema is imported when the first schema is compiled (it is slow to import)
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
-_DRAFTS: Final[tuple[tuple[str, Any], ...]] = (
-    ("draft-04", Draft4Validator),
-    ("draft-06", Draft6Validator),
-    ("draft-07", Draft7Validator),
-    ("2019-09", Draft201909Validator),
-    ("2020-12", Draft202012Validator),
-)
+__all__ = ["FieldError", "SchemaValidator", "format_checker", "validate"]
+
+
+@cache
+def _drafts() -> tuple[tuple[str, Any], ...]:
+    from jsonschema import Draft4Validator, Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
+
+    return (
+        ("draft-04", Draft4Validator),
+        ("draft-06", Draft6Validator),
+        ("draft-07", Draft7Validator),
+        ("2019-09", Draft201909Validator),
+        ("2020-12", Draft202012Validator),
+    )
+
 
 _DATE_RE: Final = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIME_RE: Final = re.compile(r"(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})")
@@ -80,7 +87,11 @@ def _is_uuid(text: str) -> bool:
     return len(text) == 36 and str(uuid.UUID(text)) == text.lower()
 
 
-def _make_format_checker() -> jsonschema.FormatChecker:
+@cache
+def format_checker() -> jsonschema.FormatChecker:
+    """The format checks every validator here uses (made, and jsonschema imported, on first use)."""
+    import jsonschema
+
     checker = jsonschema.FormatChecker(formats=())
     checks: dict[str, Any] = {
         "date": _is_date,
@@ -104,9 +115,6 @@ def _make_format_checker() -> jsonschema.FormatChecker:
     return checker
 
 
-FORMAT_CHECKER: Final = _make_format_checker()
-
-
 @dataclass(frozen=True)
 class FieldError:
     """One problem with the instance: where (``path`` parts) and what (``message``, without the path)."""
@@ -116,7 +124,7 @@ class FieldError:
 
     @property
     def path_str(self) -> str:
-        return format_path(self.path)
+        return format_path(self.path, root="")
 
     def __str__(self) -> str:
         return f"{self.path_str}: {self.message}" if self.path else self.message
@@ -201,14 +209,15 @@ class SchemaValidator:
     def __init__(self, schema: Any) -> None:
         self.schema = schema
         self.draft = "2020-12"
-        cls: Any = Draft202012Validator
+        drafts = _drafts()
+        cls: Any = drafts[-1][1]  # 2020-12
         declared = schema.get("$schema") if isinstance(schema, Mapping) else None
         if isinstance(declared, str):
-            for name, candidate in _DRAFTS:
+            for name, candidate in drafts:
                 if name in declared:
                     self.draft, cls = name, candidate
         self.validator_class: Any = cls
-        self._validator: Any = cls(schema, format_checker=FORMAT_CHECKER)
+        self._validator: Any = cls(schema, format_checker=format_checker())
         self._resolver = Resolver(schema)
 
     def errors(self, instance: Any) -> list[FieldError]:

@@ -1,8 +1,8 @@
 """Plain value helpers shared by the form, the CLI and the probe (no Qt): the MISSING marker, strict JSON
-equality, exact number text round-trips, JSON text with readable parse errors, and field paths.
+equality, exact number text round-trips and JSON text with readable parse errors.
 
-Field paths name a value inside an instance: ``address.city``, ``items[0].name``, ``labels["a.b"]``; the root
-is ``""``. ``format_path`` and ``parse_path`` are inverses.
+Field paths (``address.city``, ``items[0].name``, ``labels["a.b"]``; the root is ``""``) are
+:mod:`inspector.protocol.jsonpath` paths relative to the instance: ``format_path(parts, root="")``.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final
 
+from inspector.protocol.jsonpath import PathPart
 from inspector.protocol.jsontypes import json_type as _json_type
 
 __all__ = [
@@ -23,17 +23,13 @@ __all__ = [
     "PathPart",
     "decimal_of",
     "format_number",
-    "format_path",
     "json_equal",
     "json_type",
     "number_text_state",
     "parse_json_text",
     "parse_number",
-    "parse_path",
     "to_json_text",
 ]
-
-PathPart = str | int
 
 
 class Missing:
@@ -59,7 +55,6 @@ _INT_RE: Final = re.compile(r"[+-]?\d+")
 _FLOAT_RE: Final = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _INT_PREFIX_RE: Final = re.compile(r"[+-]?\d*")
 _FLOAT_PREFIX_RE: Final = re.compile(r"[+-]?(\d*\.?\d*)([eE][+-]?\d*)?")
-_IDENT_RE: Final = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
 
 
 def json_type(value: Any) -> str:
@@ -164,42 +159,3 @@ def parse_json_text(text: str) -> Any:
         raise ValueError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except RecursionError:
         raise ValueError("invalid JSON: nested too deeply") from None
-
-
-# --- paths --------------------------------------------------------------------------------------------------
-
-
-def format_path(parts: Iterable[PathPart]) -> str:
-    out: list[str] = []
-    for part in parts:
-        if isinstance(part, int):
-            out.append(f"[{part}]")
-        elif _IDENT_RE.fullmatch(part):
-            out.append(f".{part}" if out else part)
-        else:
-            out.append(f"[{json.dumps(part, ensure_ascii=False)}]")
-    return "".join(out)
-
-
-_TOKEN_RE: Final = re.compile(r'\.?([A-Za-z_$][A-Za-z0-9_$-]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
-
-
-def parse_path(path: str) -> list[PathPart]:
-    """The parts of a path written by ``format_path``; raises ValueError for anything else."""
-    parts: list[PathPart] = []
-    pos = 0
-    while pos < len(path):
-        match = _TOKEN_RE.match(path, pos)
-        if match is None:
-            raise ValueError(f"not a field path: {path!r}")
-        name, index, quoted = match.groups()
-        if name is not None:
-            if match.group(0).startswith(".") != bool(parts):
-                raise ValueError(f"not a field path: {path!r}")
-            parts.append(name)
-        elif index is not None:
-            parts.append(int(index))
-        else:
-            parts.append(json.loads(quoted))
-        pos = match.end()
-    return parts

@@ -2,7 +2,12 @@
 
 One JSON file per server key (the profile id) in ``config_dir()/history``::
 
-    {"version": 1, "server": "<key>", "tools": {"echo": [{"at": 1767000000.0, "arguments": {...}}, ...]}}
+    {"version": 1, "server": "<key>", "tools": {"echo": [{"at": 1767000000.0, "arguments": {...},
+                                                         "outcome": "ok", "duration": 0.054}, ...]}}
+
+``outcome`` (``ok``, ``isError``, ``error -32602``, ``cancelled``, ``timed out``, ``failed``) and ``duration``
+(seconds) are added when the call ends (``set_outcome``); entries written before they existed, or of a call that
+never ended, have neither and load as they are.
 
 Writes are atomic (temp file + rename, mode 0600) and merge with what is on disk first, so two windows
 sharing a server key do not drop each other's entries. Sending the same arguments again moves that entry
@@ -22,7 +27,7 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -57,6 +62,10 @@ class HistoryEntry:
     """Paths of sensitive fields that were not kept (writeOnly / password)."""
     persisted: bool = True
     key: str = field(default="", compare=False)
+    outcome: str | None = field(default=None, compare=False)
+    """How the call ended (see the module docstring); None while it runs, or from an older history file."""
+    duration: float | None = field(default=None, compare=False)
+    """How long the call took, in seconds."""
 
     def summary(self, limit: int = 160) -> str:
         """The arguments as one line of compact JSON, cut at ``limit`` characters."""
@@ -67,6 +76,10 @@ class HistoryEntry:
         data: dict[str, Any] = {"at": self.at, "arguments": self.arguments}
         if self.omitted:
             data["omitted"] = list(self.omitted)
+        if self.outcome is not None:
+            data["outcome"] = self.outcome
+        if self.duration is not None:
+            data["duration"] = self.duration
         return data
 
     @staticmethod
@@ -79,7 +92,19 @@ class HistoryEntry:
         omitted = data.get("omitted")
         names = tuple(str(p) for p in omitted) if isinstance(omitted, list) else ()
         arguments = data["arguments"]
-        return HistoryEntry(arguments, float(at), names, True, canonical(arguments))
+        outcome = data.get("outcome")
+        duration = data.get("duration")
+        if not isinstance(duration, int | float) or isinstance(duration, bool) or duration < 0:
+            duration = None
+        return HistoryEntry(
+            arguments,
+            float(at),
+            names,
+            True,
+            canonical(arguments),
+            outcome if isinstance(outcome, str) and outcome else None,
+            float(duration) if duration is not None else None,
+        )
 
 
 def _resolve(schema: Any, root: Any) -> Any:
@@ -183,6 +208,19 @@ class ArgumentHistory:
             return entry
         self._update(tool, lambda items: [entry, *[e for e in items if e.key != key]])
         return entry
+
+    def set_outcome(self, tool: str, entry: HistoryEntry, outcome: str, duration: float | None) -> HistoryEntry:
+        """Note how the call of ``entry`` ended (it stays where it is); the updated entry."""
+        done = replace(entry, outcome=outcome, duration=duration)
+
+        def mark(items: list[HistoryEntry]) -> list[HistoryEntry]:
+            return [done if e.key == entry.key and e.at == entry.at else e for e in items]
+
+        if not entry.persisted:
+            self._session_only[tool] = mark(self._session_only.get(tool, []))
+        else:
+            self._update(tool, mark)
+        return done
 
     def remove(self, tool: str, entry: HistoryEntry) -> None:
         if not entry.persisted:

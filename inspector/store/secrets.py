@@ -5,32 +5,47 @@ Every secret lives under the service name ``mcp-inspector-desktop`` with a key c
 or ``null`` backend, an empty chainer, or a backend that raises when used — secrets are kept in this
 process's memory for the session only, ``persistent`` is False and ``message`` says so. Nothing here
 ever writes a secret to a file.
+
+``keyring`` is imported, and its backend chosen, on the store's first use, not when it is made: loading the
+keyring's backends takes a noticeable part of a second, which the window's first paint need not wait for.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import keyring
-import keyring.backend
-import keyring.backends.chainer
-import keyring.backends.fail
-import keyring.backends.null
-import keyring.errors
+if TYPE_CHECKING:
+    import keyring.backend
 
-__all__ = ["SERVICE_NAME", "SESSION_ONLY_MESSAGE", "SecretStore"]
+__all__ = [
+    "KEYRING_STORED_HINT",
+    "KEYRING_WHERE",
+    "SERVICE_NAME",
+    "SESSION_ONLY_MESSAGE",
+    "SESSION_STORED_HINT",
+    "SESSION_WHERE",
+    "SecretStore",
+]
 
 log = logging.getLogger(__name__)
 
 SERVICE_NAME: Final = "mcp-inspector-desktop"
 SESSION_ONLY_MESSAGE: Final = "No keyring service: secrets are kept for this session only"
+KEYRING_WHERE: Final = "the OS keyring"
+SESSION_WHERE: Final = "this session's memory only (no keyring service)"
+KEYRING_STORED_HINT: Final = "stored in the keyring (type to replace)"
+SESSION_STORED_HINT: Final = "kept for this session (type to replace)"
 
 _PROBE_KEY: Final = "__probe__"
 
 
 def _unusable_reason(backend: keyring.backend.KeyringBackend) -> str | None:
     """Why a backend cannot hold secrets, judged by its type alone (None: it may work)."""
+    import keyring.backends.chainer
+    import keyring.backends.fail
+    import keyring.backends.null
+
     if isinstance(backend, keyring.backends.fail.Keyring):
         return "no keyring backend is installed"
     if isinstance(backend, keyring.backends.null.Keyring):
@@ -49,8 +64,9 @@ class SecretStore:
     """Get, set and delete secrets by key; the OS keyring when usable, else session memory.
 
     ``backend`` is a keyring backend to use instead of the process-wide one (tests pass their own).
-    The first use probes the backend once; any error from the backend at any time switches the store
-    to session memory for the rest of the process (values set before stay where they were).
+    The first use loads the keyring (unless ``backend`` is given) and probes the backend once; any error from the
+    backend at any time switches the store to session memory for the rest of the process (values set before stay
+    where they were).
     """
 
     def __init__(
@@ -60,23 +76,38 @@ class SecretStore:
         service: str = SERVICE_NAME,
     ) -> None:
         self.service = service
-        self._backend: keyring.backend.KeyringBackend | None
-        self._reason: str | None
+        self._given = backend
+        self._loaded = False
+        self._backend: keyring.backend.KeyringBackend | None = None
+        self._reason: str | None = None
+        self._probed = False
+        self._memory: dict[str, str] = {}
+
+    def _load(self) -> None:
+        """Choose the backend (once, on first use)."""
+        if self._loaded:
+            return
+        self._loaded = True
         try:
-            self._backend = backend if backend is not None else keyring.get_keyring()
+            if self._given is not None:
+                self._backend = self._given
+            else:
+                import keyring
+
+                self._backend = keyring.get_keyring()
         except Exception as exc:  # a broken keyring configuration must not stop the app
             self._backend = None
             self._reason = f"the keyring could not be loaded ({_describe(exc)})"
         else:
             self._reason = _unusable_reason(self._backend)
         self._probed = self._reason is not None
-        self._memory: dict[str, str] = {}
 
     # -- state -------------------------------------------------------------------------------------
 
     @property
     def available(self) -> bool:
         """True when the OS keyring answers (probed once, lazily)."""
+        self._load()
         if not self._probed:
             self._probed = True
             backend = self._backend
@@ -106,7 +137,19 @@ class SecretStore:
         return f"{SESSION_ONLY_MESSAGE}. Reason: {self._reason}."
 
     @property
+    def where(self) -> str:
+        """Where secret values go, in words for the user ("go to …", "removed from … too"): the one source of
+        that wording, so no dialog says "the keyring" while secrets stay in memory."""
+        return KEYRING_WHERE if self.available else SESSION_WHERE
+
+    @property
+    def stored_hint(self) -> str:
+        """The placeholder of a field whose secret value is stored but not shown."""
+        return KEYRING_STORED_HINT if self.available else SESSION_STORED_HINT
+
+    @property
     def backend_name(self) -> str:
+        self._load()
         if self._backend is None:
             return "none"
         cls = type(self._backend)
@@ -154,6 +197,8 @@ class SecretStore:
         backend = self._usable_backend()
         if backend is None:
             return
+        import keyring.errors
+
         try:
             backend.delete_password(self.service, key)
         except keyring.errors.PasswordDeleteError:

@@ -48,11 +48,10 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Collection, Mapping
 from contextvars import ContextVar
-from typing import Final
+from typing import Any, Final
 
 import httpx2
 
-from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.versions import Era
 from inspector.transports.base import (
     EventSink,
@@ -72,6 +71,7 @@ from inspector.transports.http_common import is_html, limit_breach, mask_url, re
 from inspector.transports.http_headers import header_problem as _header_problem
 from inspector.transports.http_headers import shown as _shown
 from inspector.transports.http_headers import unsendable as _unsendable
+from inspector.transports.http_options import HttpOptions
 from inspector.transports.http_reconnect_budget import ReconnectBudget
 from inspector.transports.http_streams import StreamFollower
 from inspector.transports.jsonpeek import Peek, peek
@@ -94,41 +94,26 @@ class StreamableHttpTransport(HttpTransportBase):
     def __init__(
         self,
         url: str,
+        options: HttpOptions | None = None,
         *,
-        headers: Mapping[str, str] | None = None,
-        auth: httpx2.Auth | None = None,
-        ca_bundle: str | None = None,
-        timeout: float = 30.0,
-        secret_headers: Collection[str] = (),
-        read_timeout: float | None = 300.0,
         sse_fallback: bool = False,
         max_reconnects: int | None = None,
         default_retry: float = 1.0,
-        endpoint_timeout: float = 10.0,
-        limits: Limits = DEFAULT_LIMITS,
+        **changes: Any,
     ) -> None:
-        """``timeout``: connecting, and short exchanges (notifications, DELETE); ``read_timeout``: the longest
-        silence on a response or stream; ``max_reconnects``: attempts to resume a stream without progress
-        (None: ``limits.reconnects_per_request``); ``default_retry``: seconds the backoff starts at when the
-        server sent no ``retry`` (never below ``limits.reconnect_floor_ms``); ``endpoint_timeout``: how long
-        the legacy fallback waits for the ``endpoint`` event; ``limits``: the bounds on what is read, and the
+        """``options``: the shared HTTP options (see :class:`HttpOptions`; ``changes`` are options by name, e.g.
+        ``headers=``, applied on top); ``sse_fallback``: try the legacy HTTP+SSE transport at the same URL when
+        the endpoint is not a Streamable HTTP one; ``max_reconnects``: attempts to resume a stream without
+        progress (None: ``limits.reconnects_per_request``); ``default_retry``: seconds the backoff starts at when
+        the server sent no ``retry`` (never below ``limits.reconnect_floor_ms``). ``limits`` also set the
         reconnection budget (see :mod:`inspector.transports.reconnect`)."""
-        super().__init__(
-            url,
-            headers=headers,
-            auth=auth,
-            ca_bundle=ca_bundle,
-            timeout=timeout,
-            secret_headers=secret_headers,
-            read_timeout=read_timeout,
-            limits=limits,
-        )
+        options = (options if options is not None else HttpOptions()).with_changes(**changes)
+        super().__init__(url, options)
         self._sse_fallback = sse_fallback
         self._awaited = AwaitedRequests()
         """Tasks following a request's answer (a response stream, a modern-era POST) -> the ids still waiting."""
-        budget = ReconnectBudget(limits, max_reconnects=max_reconnects, default_retry=default_retry)
+        budget = ReconnectBudget(options.limits, max_reconnects=max_reconnects, default_retry=default_retry)
         self._streams = StreamFollower(self, budget, self._awaited)
-        self._endpoint_timeout = endpoint_timeout
         self._session_id: str | None = None
         self._protocol_version: str | None = None
         self._want_listen = False
@@ -552,16 +537,8 @@ class StreamableHttpTransport(HttpTransportBase):
         from inspector.transports.sse import LegacySseTransport
 
         self._emit(TransportNote(f"{error}; trying the legacy HTTP+SSE transport at the same URL"))
-        legacy = LegacySseTransport(
-            str(self._url),
-            headers=self._profile_headers,
-            auth=self._auth,
-            ca_bundle=self._ca_bundle,
-            timeout=self._timeout,
-            secret_headers=self._secret,
-            endpoint_timeout=self._endpoint_timeout,
-            limits=self._limits,
-        )
+        # the same options, but the event stream may rightly stay silent (as the legacy transport's own default)
+        legacy = LegacySseTransport(str(self._url), self.options.with_changes(read_timeout=None))
         try:
             await legacy.start(self._emit)
         except TransportError as exc:

@@ -17,13 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Collection, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 import httpx2
 
-from inspector.protocol.limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from inspector.protocol.limits import LimitExceeded
 from inspector.transports.base import (
     EventSink,
     HttpExchange,
@@ -44,6 +44,7 @@ from inspector.transports.http_common import (
     request_error_message,
     same_origin,
 )
+from inspector.transports.http_options import HttpOptions
 from inspector.transports.sse_parser import SseError, SseEvent, SseParser
 
 __all__ = ["HttpTransportBase", "NoAnswer", "StreamEnd"]
@@ -81,18 +82,7 @@ class NoAnswer(Exception):
 class HttpTransportBase(Transport):
     """Shared plumbing of the HTTP transports: the client, events, tasks, requests with redirects."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        headers: Mapping[str, str] | None = None,
-        auth: httpx2.Auth | None = None,
-        ca_bundle: str | None = None,
-        timeout: float = 30.0,
-        secret_headers: Collection[str] = (),
-        read_timeout: float | None = 300.0,
-        limits: Limits = DEFAULT_LIMITS,
-    ) -> None:
+    def __init__(self, url: str, options: HttpOptions) -> None:
         try:
             parsed = httpx2.URL(url)
         except (httpx2.InvalidURL, TypeError, ValueError) as exc:
@@ -100,13 +90,16 @@ class HttpTransportBase(Transport):
         if parsed.scheme not in ("http", "https") or not parsed.host:
             raise TransportError(f"not an http:// or https:// URL: {url}")
         self._url = parsed
-        self._profile_headers = dict(headers or {})
-        self._auth = auth
-        self._ca_bundle = ca_bundle
-        self._timeout = timeout
-        self._read_timeout = read_timeout
-        self._limits = limits
-        self._secret = frozenset(name.lower() for name in secret_headers)
+        self.options = options
+        """What this transport was built from (a legacy fallback is built from the same)."""
+        self._profile_headers = dict(options.headers)
+        self._auth = options.auth
+        self._ca_bundle = options.ca_bundle
+        self._timeout = options.timeout
+        self._read_timeout = options.read_timeout
+        self._endpoint_timeout = options.endpoint_timeout
+        self._limits = options.limits
+        self._secret = options.secret_headers
         self._client: httpx2.AsyncClient | None = None
         self._sink: EventSink | None = None
         self._tasks: set[asyncio.Task[None]] = set()

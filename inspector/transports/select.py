@@ -20,6 +20,7 @@ import httpx2
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import Transport
 from inspector.transports.http import StreamableHttpTransport
+from inspector.transports.http_options import HttpOptions
 from inspector.transports.sse import LegacySseTransport
 from inspector.transports.stdio import StdioTransport
 
@@ -90,23 +91,14 @@ def transport_for_target(
         command, *args = [parts] if isinstance(parts, str) else list(parts)
         return StdioTransport(command, args, env=env, cwd=cwd, limits=limits)
     url = (parts if isinstance(parts, str) else parts[0]).strip()
-    if name == "sse":
-        return LegacySseTransport(
-            url,
-            headers=headers,
-            auth=auth,
-            ca_bundle=ca_bundle,
-            timeout=timeout,
-            secret_headers=secret_headers,
-            limits=limits,
-        )
-    return StreamableHttpTransport(
-        url,
-        headers=headers,
+    options = HttpOptions(
+        headers=headers or {},
         auth=auth,
         ca_bundle=ca_bundle,
         timeout=timeout,
-        secret_headers=secret_headers,
-        sse_fallback=transport is None,
+        secret_headers=frozenset(secret_headers),
         limits=limits,
     )
+    if name == "sse":
+        return LegacySseTransport(url, options.with_changes(read_timeout=None))  # a quiet event stream is fine
+    return StreamableHttpTransport(url, options, sse_fallback=transport is None)

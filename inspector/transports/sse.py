@@ -19,12 +19,11 @@ or, once started, ``TransportClosed`` says it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Mapping
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 import httpx2
 
-from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.transports.base import (
     EventSink,
     FrameReceived,
@@ -36,6 +35,7 @@ from inspector.transports.base import (
 )
 from inspector.transports.http_base import HttpTransportBase, NoAnswer
 from inspector.transports.http_common import mask_url, same_origin, status_error
+from inspector.transports.http_options import HttpOptions
 from inspector.transports.jsonpeek import peek
 from inspector.transports.sse_parser import SseEvent, SseParser
 
@@ -47,32 +47,12 @@ _SSE_HEADERS: Final = {"Accept": "text/event-stream", "Cache-Control": "no-store
 class LegacySseTransport(HttpTransportBase):
     """Talks to one legacy HTTP+SSE server: a GET event stream in, POSTs to its endpoint out."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        headers: Mapping[str, str] | None = None,
-        auth: httpx2.Auth | None = None,
-        ca_bundle: str | None = None,
-        timeout: float = 30.0,
-        secret_headers: Collection[str] = (),
-        read_timeout: float | None = None,
-        endpoint_timeout: float = 10.0,
-        limits: Limits = DEFAULT_LIMITS,
-    ) -> None:
-        """``read_timeout`` defaults to None here: the event stream may rightly stay silent for hours;
-        ``limits``: the bounds on what is read (see the module docs)."""
-        super().__init__(
-            url,
-            headers=headers,
-            auth=auth,
-            ca_bundle=ca_bundle,
-            timeout=timeout,
-            secret_headers=secret_headers,
-            read_timeout=read_timeout,
-            limits=limits,
-        )
-        self._endpoint_timeout = endpoint_timeout
+    def __init__(self, url: str, options: HttpOptions | None = None, **changes: Any) -> None:
+        """``options``: the shared HTTP options (see :class:`HttpOptions`; ``changes`` are options by name, e.g.
+        ``headers=``, applied on top). Without ``options`` there is no ``read_timeout``: the event stream may
+        rightly stay silent for hours. ``limits``: the bounds on what is read (see the module docs)."""
+        options = (options if options is not None else HttpOptions(read_timeout=None)).with_changes(**changes)
+        super().__init__(url, options)
         self._endpoint: httpx2.URL | None = None
         self._endpoint_found: asyncio.Future[httpx2.URL] | None = None
         self._close_task: asyncio.Task[None] | None = None

@@ -1,8 +1,15 @@
-"""GUI test set-up: per-test config/data dirs, a qasync loop on pytest-qt's QApplication, Qt warnings fail.
+"""GUI test set-up: per-test config/data dirs, a qasync loop on pytest-qt's QApplication, Qt warnings fail,
+the demo server in this process, and the fixtures every GUI test file may use (their types and the shared
+helpers are in ``guikit.py``).
 
 ``qasync_loop`` installs one ``qasync.QEventLoop`` marked as already running: asyncio callbacks then run
 whenever Qt processes events (``qtbot.waitUntil``, ``qtbot.waitSignal``), exactly as in the app, where
 Qt's loop is the asyncio loop. ``AsyncRunner.run(coro, timeout)`` drives a coroutine to completion.
+
+The window's built-in "Demo server" profile, and saved profiles that run ``python -m inspector.demo`` over
+stdio, run the demo **in this process** (``MemoryTransport``, no subprocess); a test about the demo's process
+marks itself ``@pytest.mark.demo_process``. Other profiles (misbehaving servers, server-everything) are real
+processes.
 """
 
 from __future__ import annotations
@@ -10,29 +17,58 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QApplication
-from pytestqt.qtbot import QtBot
 
-from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
-from inspector.transports.stdio import StdioTransport
-from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState
-from inspector.ui.window.app import new_event_loop
-from inspector.ui.window.main_window import MainWindow
-from inspector.ui.window.settings import UiSettings
+pytest.register_assert_rewrite("guikit")
 
-T = TypeVar("T")
+import shiboken6  # noqa: E402
+from guikit import (  # noqa: E402
+    ALL_CAPS,
+    TARGET,
+    AsyncRunner,
+    MakeController,
+    MakeWindow,
+    Misbehaving,
+    ServerSpec,
+    fill_mixed,
+    misbehaving_profile,
+    transport_factory,
+    wait_settled,
+)
+from PySide6.QtCore import QObject  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+from pytestqt.qtbot import QtBot  # noqa: E402
 
+from inspector.demo.eras import DEFAULT_ERA, ERAS  # noqa: E402
+from inspector.demo.in_memory import demo_transport  # noqa: E402
+from inspector.store.profiles import Profile, ProfileStore  # noqa: E402
+from inspector.store.recording import Recording  # noqa: E402
+from inspector.transports.base import Transport  # noqa: E402
+from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState  # noqa: E402
+from inspector.ui.log import LogPanel  # noqa: E402
+from inspector.ui.window import profile_bridge  # noqa: E402
+from inspector.ui.window.app import new_event_loop  # noqa: E402
+from inspector.ui.window.main_window import MainWindow  # noqa: E402
+from inspector.ui.window.settings import UiSettings  # noqa: E402
 
 GUI_DIR = Path(__file__).resolve().parent
-MISBEHAVING = GUI_DIR.parent / "servers" / "misbehaving.py"
 
 # The offscreen platform cannot size native windows; Qt says so on every top-level resize. Not our bug.
 QT_NOISE = (r"This plugin does not support propagateSizeHints\(\)",)
+# The demo runs in this process: the SDK flags its use of logging, sampling and roots (deprecated in
+# 2026-07-28, shown by the demo on purpose) with this warning, which the demo's own process ignores too.
+SDK_DEPRECATION = "ignore::mcp.shared.exceptions.MCPDeprecationWarning"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "demo_process: the window's Demo server profile runs the demo as a process (not in memory)"
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -41,6 +77,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if GUI_DIR in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
             item.add_marker(pytest.mark.qt_log_ignore(*QT_NOISE))
+            item.add_marker(pytest.mark.filterwarnings(SDK_DEPRECATION))
 
 
 @pytest.fixture(autouse=True)
@@ -55,29 +92,6 @@ def _own_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path
 @pytest.fixture
 def dirs(_own_dirs: dict[str, Path]) -> dict[str, Path]:
     return _own_dirs
-
-
-class AsyncRunner:
-    """Runs coroutines on the test's qasync loop while Qt keeps processing events."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, qtbot: QtBot) -> None:
-        self.loop = loop
-        self.qtbot = qtbot
-
-    def run(self, coro: Coroutine[Any, Any, T], timeout: float = 30.0) -> T:
-        task = self.loop.create_task(coro)
-        try:
-            self.qtbot.waitUntil(task.done, timeout=int(timeout * 1000))
-        except Exception:
-            task.cancel()
-            raise
-        return task.result()
-
-    def wait_until(self, predicate: Any, timeout: float = 30.0) -> None:
-        self.qtbot.waitUntil(lambda: bool(predicate()), timeout=int(timeout * 1000))
-
-    def wait_state(self, controller: Any, *states: ConnectionState, timeout: float = 60.0) -> None:
-        self.wait_until(lambda: controller.state in states, timeout)
 
 
 @pytest.fixture
@@ -104,17 +118,80 @@ def qasync_loop(qapp: QApplication, qtbot: QtBot) -> Iterator[AsyncRunner]:
         asyncio.set_event_loop(None)
 
 
+@pytest.fixture(autouse=True)
+def _collect_on_gui_thread() -> Iterator[None]:
+    """Collect garbage on the GUI thread after each test (torn down after ``qasync_loop`` and ``qtbot``).
+
+    A closed qasync loop is garbage in reference cycles, and its timer object (a QObject with live Qt timers)
+    must be destroyed on the GUI thread; left to the cyclic collector it may die on a background thread
+    (the child watcher, the recording's checkpointer), which Qt reports and can crash on.
+    """
+    yield
+    gc.collect()
+
+
+def _in_memory_demo(profile: Profile) -> Callable[[], Transport] | None:
+    """The in-memory twin of a profile that runs the bundled demo over stdio (None: any other profile).
+
+    The built-in Demo server profile, and saved profiles whose command is exactly this interpreter with
+    ``-m inspector.demo`` and at most ``--era`` / ``--clock-interval`` (no environment variables)."""
+    if profile.id == profile_bridge.DEMO_PROFILE_ID:
+        return demo_transport
+    stdio = profile.stdio
+    if profile.transport != "stdio" or stdio.command != sys.executable or stdio.env or stdio.cwd:
+        return None
+    args = list(stdio.args)
+    if args[:2] != ["-m", "inspector.demo"] or len(args) % 2:
+        return None
+    options = dict(zip(args[2::2], args[3::2], strict=True))
+    era = options.pop("--era", DEFAULT_ERA)
+    clock = options.pop("--clock-interval", "2.0")
+    if options or era not in ERAS:
+        return None
+    return partial(demo_transport, era, clock_interval=float(clock))
+
+
+@pytest.fixture(autouse=True)
+def _demo_in_memory(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Profiles that run the bundled demo connect to it in this process (unless the test is ``demo_process``)."""
+    if request.node.get_closest_marker("demo_process") is not None:
+        return
+    of_profile = profile_bridge._transport_factory
+
+    def factory(profile: Profile) -> Callable[[], Transport]:
+        in_memory = _in_memory_demo(profile)
+        return in_memory if in_memory is not None else of_profile(profile)
+
+    monkeypatch.setattr(profile_bridge, "_transport_factory", factory)
+
+
 @pytest.fixture
-def make_controller(qasync_loop: AsyncRunner) -> Iterator[Callable[..., ConnectionController]]:
-    """Connect a ConnectionController to ``argv`` over stdio (asserted connected); all are closed afterwards."""
+def make_controller(qasync_loop: AsyncRunner, qtbot: QtBot) -> Iterator[MakeController]:
+    """ConnectionControllers connected (asserted) to a server (see ``guikit.MakeController``); all are closed
+    and deleted after the test."""
     controllers: list[ConnectionController] = []
 
-    def make(argv: list[str], label: str = "server") -> ConnectionController:
-        # the handshake era: these fixtures test the window's handshake-era mechanics (the default, auto, would
-        # speak 2026-07-28 to the demo); tests of the modern era say so themselves
-        settings = ConnectionSettings(
-            label=label, transport_factory=lambda: StdioTransport(argv[0], argv[1:]), protocol_era="legacy"
-        )
+    def make(
+        server: ServerSpec = None,
+        label: str = "Demo server",
+        *,
+        handlers: Any = None,
+        capabilities: dict[str, Any] | None = None,
+        settings: ConnectionSettings | None = None,
+        era: str = "legacy",
+    ) -> ConnectionController:
+        if settings is None:
+            if capabilities is None:
+                capabilities = ALL_CAPS if handlers is not None else {}
+            # the handshake era by default: these tests are about the window's mechanics in it (the default,
+            # auto, would speak 2026-07-28 to the demo); tests of the modern era say so themselves
+            settings = ConnectionSettings(
+                label=label,
+                transport_factory=transport_factory(server),
+                capabilities=capabilities,
+                handlers=handlers,
+                protocol_era=era,
+            )
         controller = ConnectionController(settings)
         controllers.append(controller)
         controller.start()
@@ -125,6 +202,14 @@ def make_controller(qasync_loop: AsyncRunner) -> Iterator[Callable[..., Connecti
     yield make
     for controller in controllers:
         qasync_loop.run(controller.aclose(), timeout=30)
+    qtbot.wait(20)
+    # Delete the controllers (and their handlers) here, on the GUI thread: left to Python's cyclic garbage
+    # collector they could be destroyed on whatever thread allocates next (a QTimer must not be).
+    for controller in controllers:
+        handlers = controller.settings.handlers
+        if isinstance(handlers, QObject) and handlers.parent() is None:
+            handlers.setParent(controller)
+        shiboken6.delete(controller)
 
 
 @pytest.fixture
@@ -138,7 +223,9 @@ def ui_settings(dirs: dict[str, Path]) -> UiSettings:
 
 
 @pytest.fixture
-def make_window(qtbot: QtBot, qasync_loop: AsyncRunner, store: ProfileStore, ui_settings: UiSettings) -> Iterator[Any]:
+def make_window(
+    qtbot: QtBot, qasync_loop: AsyncRunner, store: ProfileStore, ui_settings: UiSettings
+) -> Iterator[MakeWindow]:
     """Builds MainWindows (shown); their connections are shut down and the windows deleted after the test."""
     windows: list[MainWindow] = []
 
@@ -160,15 +247,35 @@ def make_window(qtbot: QtBot, qasync_loop: AsyncRunner, store: ProfileStore, ui_
     qtbot.wait(10)
 
 
-def _misbehaving_profile(name: str, mode: str = "none", *, timeout: float = 30.0) -> Profile:
-    return Profile(
-        name=name,
-        stdio=StdioSettings(command=sys.executable, args=[str(MISBEHAVING), "--mode", mode]),
-        timeouts=TimeoutSettings(request=timeout),
-    )
+@pytest.fixture
+def misbehaving() -> Misbehaving:
+    """``misbehaving(name, mode="none", timeout=30.0)``: a profile running tests/servers/misbehaving.py."""
+    return misbehaving_profile
+
+
+# -- the message log ---------------------------------------------------------------------------------------
 
 
 @pytest.fixture
-def misbehaving() -> Callable[..., Profile]:
-    """``misbehaving(name, mode="none", timeout=30.0)``: a profile running tests/servers/misbehaving.py."""
-    return _misbehaving_profile
+def log_recording(tmp_path: Path) -> Iterator[Recording]:
+    rec = Recording.create(tmp_path, label="gui-test", target=TARGET)
+    yield rec
+    rec.close()
+
+
+@pytest.fixture
+def log_mixed(log_recording: Recording) -> tuple[Recording, dict[str, int]]:
+    return log_recording, fill_mixed(log_recording)
+
+
+@pytest.fixture
+def log_panel(qtbot: QtBot, log_mixed: tuple[Recording, dict[str, int]]) -> Iterator[LogPanel]:
+    rec, _ = log_mixed
+    widget = LogPanel(rec)
+    qtbot.addWidget(widget)
+    widget.resize(1200, 700)
+    widget.show()
+    qtbot.waitExposed(widget)
+    wait_settled(qtbot, widget.model)
+    yield widget
+    widget.release()

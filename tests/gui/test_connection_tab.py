@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from guikit import MISBEHAVING, AsyncRunner, MakeWindow, Misbehaving
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -17,13 +17,7 @@ from inspector.client.errors import ClientError
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.ui.connection.controller import ConnectionState
 from inspector.ui.window.connection_tab import ConnectionTab
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.profile_bridge import DEMO_PROFILE_ID
-
-MakeWindow = Callable[..., MainWindow]
-MISBEHAVING = Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py"
-Misbehaving = Callable[..., Profile]
-AsyncRunner = Any  # conftest.AsyncRunner
 
 
 def _pid(tab: ConnectionTab) -> int | None:

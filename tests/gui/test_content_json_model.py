@@ -1,7 +1,9 @@
-"""JsonTreeModel / JsonTreeView: Qt's model tester, lazy batches, paths, error marks."""
+"""JsonTreeModel over both sources (a parsed value, a scanned text) / JsonTreeView: Qt's model tester, lazy
+batches, paths, error marks."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -9,7 +11,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from inspector.ui.viewers.json_model import JsonTreeModel
+from inspector.content.jsonscan import SMALL, LazyJson
+from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
 from inspector.ui.viewers.json_view import JsonTreeView
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
@@ -42,8 +45,8 @@ def test_model_passes_qt_model_tester(qtmodeltester: ModelTester, value: Any) ->
 def test_rows_columns_and_data() -> None:
     model = JsonTreeModel(DOCUMENT)
     assert model.rowCount() == len(DOCUMENT)
-    assert model.columnCount() == 3
-    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(3)] == ["Key", "Value", "Type"]
+    assert model.columnCount() == 4
+    assert [model.headerData(c, Qt.Orientation.Horizontal) for c in range(4)] == ["Key", "Value", "Type", "Size"]
     forecast = model.index(4, 0)
     assert model.data(forecast) == "forecast"
     assert model.data(model.index(4, 1)) == "[2 items]"
@@ -73,7 +76,9 @@ def test_large_containers_are_revealed_in_batches() -> None:
     assert model.rowCount() == JsonTreeModel.BATCH
     assert model.canFetchMore(QModelIndex())
     model.fetchMore(QModelIndex())
-    model.fetchMore(QModelIndex())
+    assert model.rowCount() == 2 * JsonTreeModel.BATCH
+    while model.canFetchMore(QModelIndex()):
+        model.fetchMore(QModelIndex())
     assert model.rowCount() == 1234
     assert not model.canFetchMore(QModelIndex())
     assert model.data(model.index(1233, 1)) == "1233"
@@ -107,3 +112,31 @@ def test_fit_view_is_as_tall_as_its_rows(qtbot: QtBot) -> None:
         qtbot.addWidget(view)
     assert small.height() < 120
     assert big.height() == 300
+
+
+def _doc_text() -> str:
+    big = ["y" * 50] * (SMALL // 40)  # a child bigger than SMALL: its parent waits for the scan
+    return json.dumps({"a": 1, "b": {"c": [1, 2, {"d": None}], "e": "s"}, "big": big, "after": [True, False], "z": {}})
+
+
+def test_scanned_text_model_passes_qt_model_tester(qtbot: QtBot, qtmodeltester: ModelTester) -> None:
+    driver = JsonScanDriver(LazyJson(_doc_text()))
+    model = JsonTreeModel(driver=driver)
+    qtmodeltester.check(model, force_py=True)  # type: ignore[no-untyped-call]
+    root = model.root_index()
+    assert [model.index(r, 0, root).data() for r in range(model.rowCount(root))] == ["a", "b", "big"]
+    driver.start()
+    qtbot.waitUntil(lambda: model.rowCount(root) == 5, timeout=10000)
+    assert [model.index(r, 0, root).data() for r in range(5)] == ["a", "b", "big", "after", "z"]
+    assert model.index(4, 1, root).data() == "{}" and not model.hasChildren(model.index(4, 0, root))
+    b = model.index(1, 0, root)
+    assert model.index(0, 1, b).data() == "[3 items]" and model.index(1, 1, b).data() == '"s"'
+    # before it is expanded, a container shows neither its members nor their count
+    fresh = JsonTreeModel(driver=JsonScanDriver(LazyJson(_doc_text())))
+    fresh_root = fresh.root_index()
+    fresh.fetchMore(fresh_root)
+    assert fresh.index(1, 1, fresh_root).data() == "{…}" and fresh.rowCount(fresh.index(1, 0, fresh_root)) == 0
+    assert (
+        fresh.canFetchMore(fresh.index(1, 0, fresh_root))
+        and fresh.index(1, JsonTreeModel.SIZE_COLUMN, fresh_root).data() == "36 B"
+    )

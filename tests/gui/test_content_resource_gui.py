@@ -25,7 +25,8 @@ from inspector.ui.viewers import (
     TextView,
 )
 from inspector.ui.viewers.text_widgets import FitTextBrowser
-from inspector.ui.widgets.style import LIGHT, Banner
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import LIGHT
 
 pytestmark = [pytest.mark.qt_log_level_fail("WARNING"), pytest.mark.qt_log_ignore("propagateSizeHints")]
 
@@ -117,7 +118,7 @@ def test_binary_blob_is_a_hex_view_with_size_and_save(qtbot: QtBot, tmp_path: Pa
     assert lines[0] == "00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|"
     assert lines[4].endswith("|@ABCDEFGHIJKLMNO|")
     assert len(lines) == 64 * 1024 // 16 and hex_view.shown_bytes() == 64 * 1024
-    assert "showing the first 64.0 KiB of 150.0 KiB (153,600 bytes)" in hex_view.info_label.text()
+    assert "showing the first 64 KiB of 150 KiB (153,600 bytes)" in hex_view.info_label.text()
     hex_view.more_button.click()
     hex_view.more_button.click()
     assert hex_view.shown_bytes() == len(data) and not hex_view.more_button.isVisibleTo(hex_view)

@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from inspector.content.text import format_duration
 from inspector.demo.server import build_server
 from inspector.ui.viewers import ContentListView, JsonTreeView, ResultState, TextView, ToolResultView
-from inspector.ui.widgets.style import Banner
+from inspector.ui.widgets.banner import Banner
 
 pytestmark = [
     pytest.mark.qt_log_level_fail("WARNING"),

@@ -9,16 +9,12 @@ from typing import Any
 
 import nodetools
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
-from pytestqt.qtbot import QtBot
-
-pytest.register_assert_rewrite("conftest_requests")
-from conftest_requests import (  # noqa: E402
-    Live,
+from guikit import (
+    AsyncRunner,
+    MakeController,
     finish,
     make_handlers,
-    misbehaving,
+    misbehaving_command,
     result_json,
     result_text,
     save_screenshot,
@@ -26,19 +22,20 @@ from conftest_requests import (  # noqa: E402
     wait_dialog,
     wire_rows,
 )
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+from pytestqt.qtbot import QtBot
 
-from inspector.client.errors import RemoteError  # noqa: E402
-from inspector.demo.tools_interactive import ELICIT_SCHEMA  # noqa: E402
-from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED  # noqa: E402
-from inspector.ui.server_requests import (  # noqa: E402
+from inspector.client.errors import RemoteError
+from inspector.demo.tools_interactive import ELICIT_SCHEMA
+from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
+from inspector.ui.server_requests import (
     ElicitationDialog,
     UrlElicitationDialog,
     explain_url_elicitation_required,
     url_tracker_of,
 )
 
-pytest_plugins = ["conftest_requests"]
-AsyncRunner = Any
 DEFAULTS = {name: prop["default"] for name, prop in ELICIT_SCHEMA["properties"].items()}
 URL = "https://auth.example.com/consent?client=misbehaving"
 
@@ -60,10 +57,10 @@ class Browser:
 
 
 def test_defaults_reach_the_server_when_accepted_without_editing(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     task = start_call(qasync_loop, controller, "elicit_form", {"message": "Tell us a bit about yourself"})
     dialog: ElicitationDialog = wait_dialog(qasync_loop, handlers, ElicitationDialog)
     assert dialog.message_label.text() == "Tell us a bit about yourself"
@@ -74,9 +71,11 @@ def test_defaults_reach_the_server_when_accepted_without_editing(
     assert result_json(finish(qasync_loop, task)) == {"action": "accept", "content": DEFAULTS}
 
 
-def test_accept_validates_first(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path) -> None:
+def test_accept_validates_first(
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
+) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     task = start_call(qasync_loop, controller, "elicit_form")
     dialog: ElicitationDialog = wait_dialog(qasync_loop, handlers, ElicitationDialog)
     assert dialog.form is not None
@@ -98,9 +97,11 @@ def test_accept_validates_first(qtbot: QtBot, qasync_loop: AsyncRunner, live: Li
 
 
 @pytest.mark.parametrize("button", ["decline_button", "cancel_button", "window"])
-def test_decline_and_cancel(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path, button: str) -> None:
+def test_decline_and_cancel(
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path, button: str
+) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     task = start_call(qasync_loop, controller, "elicit_form")
     dialog: ElicitationDialog = wait_dialog(qasync_loop, handlers, ElicitationDialog)
     if button == "window":
@@ -112,10 +113,10 @@ def test_decline_and_cancel(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, 
 
 
 def test_the_non_standard_alias_is_answered_and_flagged(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers, command=misbehaving("elicit-alias"))
+    controller = make_controller(misbehaving_command("elicit-alias"), handlers=handlers)
     task = start_call(qasync_loop, controller, "t", {"text": "x"})
     dialog: ElicitationDialog = wait_dialog(qasync_loop, handlers, ElicitationDialog)
     assert dialog.info is not None and dialog.info.non_standard and dialog.info.wire_method == "elicitation/request"
@@ -131,11 +132,11 @@ def test_the_non_standard_alias_is_answered_and_flagged(
 
 
 def test_url_mode_opens_only_after_consent_and_tracks_completion(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     browser = Browser()
     handlers = make_handlers(tmp_path, opener=browser)
-    controller = live(handlers, command=misbehaving("url-elicitation"))
+    controller = make_controller(misbehaving_command("url-elicitation"), handlers=handlers)
     task = start_call(qasync_loop, controller, "t", {"text": "x"})
     dialog: UrlElicitationDialog = wait_dialog(qasync_loop, handlers, UrlElicitationDialog)
     card = dialog.cards[0]
@@ -154,10 +155,12 @@ def test_url_mode_opens_only_after_consent_and_tracks_completion(
     assert handlers.current is None and handlers.pending == 0
 
 
-def test_url_mode_decline_opens_nothing(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path) -> None:
+def test_url_mode_decline_opens_nothing(
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
+) -> None:
     browser = Browser()
     handlers = make_handlers(tmp_path, opener=browser)
-    controller = live(handlers, command=misbehaving("url-elicitation"))
+    controller = make_controller(misbehaving_command("url-elicitation"), handlers=handlers)
     task = start_call(qasync_loop, controller, "t", {"text": "x"})
     dialog: UrlElicitationDialog = wait_dialog(qasync_loop, handlers, UrlElicitationDialog)
     click(qtbot, dialog.decline_button)
@@ -179,11 +182,11 @@ def test_only_http_links_are_opened(qtbot: QtBot, qasync_loop: AsyncRunner) -> N
 
 
 def test_url_elicitation_required_error_is_explained(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     browser = Browser()
     handlers = make_handlers(tmp_path, opener=browser)
-    controller = live(handlers, command=misbehaving("url-elicitation-required"))
+    controller = make_controller(misbehaving_command("url-elicitation-required"), handlers=handlers)
     with pytest.raises(RemoteError) as failure:
         qasync_loop.run(controller.connection.call_tool("t", {"text": "x"}))  # type: ignore[union-attr]
     error = failure.value
@@ -204,12 +207,12 @@ def test_url_elicitation_required_error_is_explained(
 
 @pytest.mark.node
 def test_server_everything_form_and_url_elicitation(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     command = nodetools.require_server_everything()
     browser = Browser()
     handlers = make_handlers(tmp_path, label="server-everything", opener=browser)
-    controller = live(handlers, command=command)
+    controller = make_controller(command, handlers=handlers)
     # form mode: "name" is required and has no default; the defaults of the other fields go along
     task = start_call(qasync_loop, controller, "trigger-elicitation-request")
     dialog: ElicitationDialog = wait_dialog(qasync_loop, handlers, ElicitationDialog)

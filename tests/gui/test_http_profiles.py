@@ -6,11 +6,12 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from guikit import AsyncRunner, MakeWindow
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
@@ -20,7 +21,6 @@ from inspector.demo.http_transport import DemoHttpTransport
 from inspector.store.profiles import AuthSettings, Header, HttpSettings, Profile, ProfileStore
 from inspector.ui.connection.auth_view import AuthStepFeed, AuthView
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.profile_bridge import (
     DEMO_HTTP_PROFILE_ID,
     HttpTransportFactory,
@@ -30,9 +30,6 @@ from inspector.ui.window.profile_bridge import (
 
 SECRET = "hdr-9f8e7d6c5b4a-do-not-leak"
 TOKEN = "bearer-1a2b3c4d5e-do-not-leak"
-
-MakeWindow = Callable[..., MainWindow]
-AsyncRunner = Any  # conftest.AsyncRunner
 
 
 def _files_containing(roots: list[Path], needle: str) -> list[Path]:
@@ -73,6 +70,7 @@ def demo_http_url() -> Iterator[str]:
         text=True,
     )
     assert process.stderr is not None
+    drain = threading.Thread(target=process.stderr.read, daemon=True)  # keeps the pipe drained
     try:
         url = ""
         for line in process.stderr:
@@ -80,7 +78,7 @@ def demo_http_url() -> Iterator[str]:
                 url = line.removeprefix("listening on ").strip()
                 break
         assert url.startswith("http://127.0.0.1:"), "the demo server did not report its URL"
-        threading.Thread(target=process.stderr.read, daemon=True).start()  # keep the pipe drained
+        drain.start()
         yield url
     finally:
         process.terminate()
@@ -89,6 +87,10 @@ def demo_http_url() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if drain.is_alive():
+            drain.join(5)
+        if not drain.is_alive():
+            process.stderr.close()  # or the GC closes it, with a ResourceWarning
 
 
 def test_dialog_enables_http_fields_and_keeps_secrets_off_disk(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
 from inspector.ui.connection.controller import ConnectionState
@@ -126,13 +126,18 @@ def _close_when(app: QApplication, condition: str, seen: dict[str, object]) -> N
                 if tab is not None and tab.controller.state.value == condition:
                     seen["tab"] = tab
                     seen["window"] = widget
-                    widget.close()
+                    widget.close()  # live connections: the window asks first
+                    box = widget.quit_box
+                    seen["asked"] = box is not None
+                    if box is not None:
+                        box.button(QMessageBox.StandardButton.Yes).click()
                     return
         QTimer.singleShot(50, poll)
 
     QTimer.singleShot(50, poll)
 
 
+@pytest.mark.demo_process  # the real bootstrap: --demo starts the demo's process
 @pytest.mark.parametrize("how", ["demo", "profile"])
 def test_launch_connects_then_quits_cleanly(qapp: QApplication, how: str) -> None:
     if how == "demo":
@@ -150,7 +155,9 @@ def test_launch_connects_then_quits_cleanly(qapp: QApplication, how: str) -> Non
     _close_when(qapp, "connected", seen)
     timer = QTimer()
     timer.setSingleShot(True)
-    timer.timeout.connect(lambda: [w.close() for w in qapp.topLevelWidgets() if isinstance(w, MainWindow)])
+    timer.timeout.connect(
+        lambda: [w.close_without_asking() for w in qapp.topLevelWidgets() if isinstance(w, MainWindow)]
+    )
     timer.start(60_000)  # a safety net: never hang the test run
     try:
         assert main(args) == 0
@@ -158,6 +165,7 @@ def test_launch_connects_then_quits_cleanly(qapp: QApplication, how: str) -> Non
         timer.stop()
     tab = seen.get("tab")
     assert tab is not None, "the window never connected"
+    assert seen["asked"], "quitting with a live connection did not ask"
     controller = tab.controller  # type: ignore[attr-defined]
     assert controller.state is ConnectionState.CLOSED
     assert controller.recording is not None and controller.recording.closed

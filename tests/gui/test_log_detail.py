@@ -6,25 +6,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
+from guikit import SCHEMA_PATH, TARGET, first_item, request, response
 from PySide6.QtGui import QGuiApplication
-from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from inspector.content.jsonscan import SMALL, LazyJson
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.recording import Recording
 from inspector.ui.log import LogPanel
 from inspector.ui.log.detail import TEXT_LIMIT
-from inspector.ui.log.json_tree import JsonScanDriver, JsonTreeModel
 from inspector.ui.log.payload_viewer import PayloadViewer
-
-pytest.register_assert_rewrite("conftest_log")
-from conftest_log import QT_LOG_MARKS, SCHEMA_PATH, TARGET, first_item, request, response  # noqa: E402
-
-pytest_plugins = ["conftest_log"]
-pytestmark = QT_LOG_MARKS
 
 Mixed = tuple[Recording, dict[str, int]]
 
@@ -161,31 +152,6 @@ def test_open_full_for_a_small_payload(qtbot: QtBot, log_panel: LogPanel, log_mi
     qtbot.waitUntil(lambda: viewer.text_complete)
     assert viewer.text_view.toPlainText() == log_panel.detail.text.toPlainText()
     viewer.close()
-
-
-def _doc_text() -> str:
-    big = ["y" * 50] * (SMALL // 40)  # a child bigger than SMALL: its parent waits for the scan
-    return json.dumps({"a": 1, "b": {"c": [1, 2, {"d": None}], "e": "s"}, "big": big, "after": [True, False], "z": {}})
-
-
-def test_json_tree_model_passes_qtmodeltester(qtbot: QtBot, qtmodeltester: ModelTester) -> None:
-    driver = JsonScanDriver(LazyJson(_doc_text()))
-    model = JsonTreeModel(driver)
-    qtmodeltester.check(model, force_py=True)  # type: ignore[no-untyped-call]
-    root = model.root_index()
-    assert [model.index(r, 0, root).data() for r in range(model.rowCount(root))] == ["a", "b", "big"]
-    driver.start()
-    qtbot.waitUntil(lambda: model.rowCount(root) == 5, timeout=10000)
-    assert [model.index(r, 0, root).data() for r in range(5)] == ["a", "b", "big", "after", "z"]
-    assert model.index(4, 1, root).data() == "{}" and not model.hasChildren(model.index(4, 0, root))
-    b = model.index(1, 0, root)
-    assert model.index(0, 1, b).data() == "[3 items]" and model.index(1, 1, b).data() == '"s"'
-    # before it is expanded, a container shows neither its members nor their count
-    fresh = JsonTreeModel(JsonScanDriver(LazyJson(_doc_text())))
-    fresh_root = fresh.root_index()
-    fresh.fetchMore(fresh_root)
-    assert fresh.index(1, 1, fresh_root).data() == "{…}" and fresh.rowCount(fresh.index(1, 0, fresh_root)) == 0
-    assert fresh.canFetchMore(fresh.index(1, 0, fresh_root)) and fresh.index(1, 2, fresh_root).data() == "36 B"
 
 
 def test_long_lines_of_a_non_json_payload_are_broken(

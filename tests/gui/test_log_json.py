@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from inspector.content.format import break_long_lines
-from inspector.content.jsonscan import SMALL, JsonNode, JsonSyntaxError, LazyJson, PrettyStream
-from inspector.content.jsontext import format_path, nearest_span, parse_path, render_json
+from inspector.content.jsonscan import SMALL, JsonSyntaxError, LazyJson, PrettyStream
+from inspector.content.jsontext import nearest_span, render_json
+from inspector.content.jsontree import JsonNode
+from inspector.protocol.jsonpath import format_path, parse_path
 
 SAMPLES: list[Any] = [
     {"a": 1, "b": [1, 2, {"c": 'x"y\\'}], "d": {}, "e": [], "f": None, "g": True, "h": -1.5e3, "é": "ü\n"},
@@ -57,7 +59,9 @@ def test_parse_path(text: str, path: tuple[str | int, ...]) -> None:
 
 
 def test_parse_path_rejects_and_round_trips() -> None:
-    assert parse_path("result.x") is None and parse_path("$[") is None
+    for bad in ("result.x", "$[", "$x", "$.a b"):
+        with pytest.raises(ValueError):
+            parse_path(bad)
     for path in [("result", "tools", 0, "inputSchema"), ("odd key", 2), ()]:
         assert parse_path(format_path(path)) == path
     spans: dict[tuple[str | int, ...], tuple[int, int]] = {(): (0, 9), ("a",): (1, 3)}

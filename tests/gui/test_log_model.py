@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from guikit import fill_mixed, notification, request, response, shown_seqs, wait_settled
 from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
@@ -14,12 +15,6 @@ from inspector.store.recording import RecordFilter, Recording
 from inspector.store.recording.rows import PublicRowSource, SqlRowSource
 from inspector.transports.base import HttpExchange
 from inspector.ui.log.model import BLOCK, MAX_BLOCKS, Column, LogTableModel, SeqRole, SeverityRole
-
-pytest.register_assert_rewrite("conftest_log")
-from conftest_log import QT_LOG_MARKS, fill_mixed, notification, request, response, shown_seqs, wait_settled  # noqa: E402
-
-pytest_plugins = ["conftest_log"]
-pytestmark = QT_LOG_MARKS
 
 
 def test_rows_and_cells(qtbot: QtBot, log_mixed: tuple[Recording, dict[str, int]]) -> None:

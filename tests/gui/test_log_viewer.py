@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from guikit import TARGET, fill_mixed, wait_settled
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMainWindow
 from pytestqt.qtbot import QtBot
@@ -13,12 +14,6 @@ from pytestqt.qtbot import QtBot
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.recording import RecordFilter, Recording
 from inspector.ui.log import LogPanel, open_recording_dialog, open_recording_window, recording_actions
-
-pytest.register_assert_rewrite("conftest_log")
-from conftest_log import QT_LOG_MARKS, TARGET, fill_mixed, wait_settled  # noqa: E402
-
-pytest_plugins = ["conftest_log"]
-pytestmark = QT_LOG_MARKS
 
 
 @pytest.fixture

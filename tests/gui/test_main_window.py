@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from guikit import AsyncRunner, MakeWindow
 from PySide6.QtCore import QSize, Qt
 from pytestqt.qtbot import QtBot
 
@@ -13,9 +13,6 @@ from inspector.ui.connection.controller import ConnectionState
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.profile_bridge import DEMO_PROFILE_ID
 from inspector.ui.window.settings import UiSettings
-
-MakeWindow = Callable[..., MainWindow]
-AsyncRunner = Any  # conftest.AsyncRunner
 
 
 def _menu_texts(window: MainWindow) -> dict[str, list[str]]:

@@ -8,20 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from guikit import AsyncRunner, MakeController, make_handlers, misbehaving_command, start_call
 from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-pytest.register_assert_rewrite("conftest_requests")
-from conftest_requests import Live, make_handlers, misbehaving, start_call  # noqa: E402
-
-from inspector.content.notifications import NotificationLog  # noqa: E402
-from inspector.protocol.events import NotificationReceived  # noqa: E402
-from inspector.ui.connection.notifications import NotificationModel, NotificationsView  # noqa: E402
-from inspector.ui.server_requests import UrlElicitationDialog  # noqa: E402
-
-pytest_plugins = ["conftest_requests"]
-AsyncRunner = Any
+from inspector.content.notifications import NotificationLog
+from inspector.protocol.events import NotificationReceived
+from inspector.ui.connection.notifications import NotificationModel, NotificationsView
+from inspector.ui.server_requests import UrlElicitationDialog
 
 
 def _event(method: str, params: Any = None) -> NotificationReceived:
@@ -82,10 +77,11 @@ def test_counts_filter_and_payload(qtbot: QtBot) -> None:
 
 
 def test_every_notification_of_a_live_demo_session(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
-    controller = live(make_handlers(tmp_path))
-    view = NotificationsView(controller)
+    controller = make_controller(handlers=make_handlers(tmp_path))
+    view = NotificationsView()
+    controller.notificationReceived.connect(view.add)  # as ConnectionTab._wire does
     qtbot.addWidget(view)
     view.resize(1000, 600)
     view.show()
@@ -111,11 +107,14 @@ def test_every_notification_of_a_live_demo_session(
 
 
 def test_unknown_cancelled_and_elicitation_complete(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path, opener=lambda url: True)
-    controller = live(handlers, command=misbehaving("unknown-notification,sampling-then-cancel,url-elicitation"))
-    view = NotificationsView(controller)
+    controller = make_controller(
+        misbehaving_command("unknown-notification,sampling-then-cancel,url-elicitation"), handlers=handlers
+    )
+    view = NotificationsView()
+    controller.notificationReceived.connect(view.add)  # as ConnectionTab._wire does
     qtbot.addWidget(view)
     task = start_call(qasync_loop, controller, "t", {"text": "x"})
     # the sampling request is withdrawn by the server; then the URL elicitation comes

@@ -3,18 +3,15 @@ and a saved override reaching the transport the profile builds."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from guikit import MakeWindow
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits, MiB
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.profile_bridge import connection_settings
-
-MakeWindow = Callable[..., MainWindow]
 
 
 def _set(dialog: Any, name: str, text: str) -> None:

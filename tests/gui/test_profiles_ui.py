@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import keyring
 import keyring.backends.null
 import pytest
+from guikit import MakeWindow
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
@@ -17,11 +17,8 @@ from pytestqt.qtbot import QtBot
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, StdioSettings
 from inspector.store.secrets import SERVICE_NAME
 from inspector.ui.profiles.panel import ProfileListModel
-from inspector.ui.window.main_window import MainWindow
 
 SECRET = "sk-live-9f8e7d6c5b4a-do-not-leak"
-
-MakeWindow = Callable[..., MainWindow]
 
 
 def _profile(name: str, command: str = "uvx", secret: str | None = None) -> Profile:
@@ -279,18 +276,18 @@ def test_corrupt_profiles_file_is_reported(make_window: MakeWindow, dirs: dict[s
     assert store.load_warnings
     window = make_window(store)
     assert window.banner.isVisible()
-    assert "not valid JSON" in window.banner.label.text()
+    assert "not valid JSON" in window.banner.text()
     assert list(dirs["config"].glob("profiles.json.corrupt-*"))
     window.profiles.model.create(_profile("fresh"))
     assert [p.name for p in ProfileStore().list_profiles()] == ["fresh"]
 
 
-def test_no_keyring_means_a_visible_session_only_notice(make_window: MakeWindow) -> None:
+def test_no_keyring_means_a_visible_session_only_notice(qtbot: QtBot, make_window: MakeWindow) -> None:
     keyring.set_keyring(keyring.backends.null.Keyring())
     window = make_window(ProfileStore())
-    assert window.keyring_label.isVisible()
+    qtbot.waitUntil(window.keyring_label.isVisible, timeout=5000)  # said once the window is painted
     assert "session only" in window.keyring_label.text()
-    assert window.banner.isVisible() and "session only" in window.banner.label.text()
+    assert window.banner.isVisible() and "session only" in window.banner.text()
 
 
 def test_keyring_present_means_no_notice(make_window: MakeWindow) -> None:

@@ -4,11 +4,11 @@ transcript with every content type, completion/complete autocomplete (debounced,
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import nodetools
 import pytest
+from guikit import AsyncRunner, MakeWindow, Misbehaving, connect_tab, prompt_page
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -21,28 +21,6 @@ from inspector.ui.explore.catalog.model import CatalogModel
 from inspector.ui.explore.common.gating import NOT_CONNECTED, capability_gap, gate_reason, method_gap, set_gated
 from inspector.ui.explore.prompts.page import PromptPage
 from inspector.ui.explore.prompts.panel import PromptsPanel
-from inspector.ui.window.connection_tab import ConnectionTab
-from inspector.ui.window.main_window import MainWindow
-
-MakeWindow = Callable[..., MainWindow]
-AsyncRunner = Any  # conftest.AsyncRunner
-Misbehaving = Callable[..., Profile]
-
-
-def connect(window: MainWindow, runner: AsyncRunner, profile_id: str | None = None) -> ConnectionTab:
-    tab = window.connect_demo() if profile_id is None else window.connect_profile(profile_id)
-    assert tab is not None
-    runner.wait_state(tab.controller, ConnectionState.CONNECTED, ConnectionState.FAILED)
-    assert tab.controller.state is ConnectionState.CONNECTED, tab.controller.failure
-    runner.wait_until(lambda: tab.prompts.browser.model.total() > 0, timeout=20)
-    tab.inner_tabs.setCurrentWidget(tab.prompts)
-    return tab
-
-
-def page_of(tab: ConnectionTab, name: str) -> PromptPage:
-    page = tab.prompts.select_prompt(name)
-    assert page is not None, f"no prompt {name}"
-    return page
 
 
 def get(qtbot: QtBot, runner: AsyncRunner, page: PromptPage) -> bool:
@@ -59,12 +37,12 @@ def test_code_review_requires_arguments_and_shows_an_image(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
+    tab = connect_tab(window, qasync_loop, show="prompts")
     names = {e.name for e in tab.prompts.browser.model.entries()}
     assert {"greeting", "code_review", "describe_media"} <= names
-    page = page_of(tab, "code_review")
+    page = prompt_page(tab, "code_review")
     assert page.header.title_label.text() == "Code review"
-    labels = {name: page.form_label(name) for name in page.fields}
+    labels = {name: page.form_label(name) for name in page.labels}
     assert labels["language"] == "language *" and labels["code"] == "code *"
     assert labels["framework"] == "framework" and page.legend.isVisibleTo(page)
     # Get without the required arguments: nothing is sent, the fields say why
@@ -90,8 +68,8 @@ def test_describe_media_renders_every_content_type(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
-    page = page_of(tab, "describe_media")
+    tab = connect_tab(window, qasync_loop, show="prompts")
+    page = prompt_page(tab, "describe_media")
     assert page.values() == {}  # optional arguments left empty are not sent
     assert get(qtbot, qasync_loop, page)
     flat = [kind for row in kinds(page) for kind in row]
@@ -109,9 +87,9 @@ def test_argument_completion_is_debounced_and_uses_context(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
+    tab = connect_tab(window, qasync_loop, show="prompts")
     assert tab.prompts.completion_gap() is None
-    page = page_of(tab, "code_review")
+    page = prompt_page(tab, "code_review")
     language = page.completers["language"]
     assert language.enabled
     edit = page.fields["language"]
@@ -137,14 +115,14 @@ def test_argument_completion_is_debounced_and_uses_context(
 
 def test_list_changed_refreshes_prompts(qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
+    tab = connect_tab(window, qasync_loop, show="prompts")
     connection = tab.controller.connection
     assert connection is not None
     with qtbot.waitSignal(tab.prompts.refreshed, timeout=15000, check_params_cb=lambda why: why == "changed"):
         qasync_loop.run(connection.call_tool("toggle_tool", {"enabled": True}))
     assert tab.prompts.browser.model.find("bonus_prompt") is not None
     assert tab.prompts.browser.note_label.text().startswith("Prompt list changed — refreshed ")
-    page = page_of(tab, "bonus_prompt")
+    page = prompt_page(tab, "bonus_prompt")
     page.set_values({"topic": "owls"})
     assert get(qtbot, qasync_loop, page)
     assert "owls" in str(page.result)
@@ -213,8 +191,8 @@ def test_prompts_of_server_everything_with_completion(
     command = nodetools.require_server_everything()
     profile = store.create(Profile(name="everything", stdio=StdioSettings(command=command[0], args=command[1:])))
     window = make_window()
-    tab = connect(window, qasync_loop, profile.id)
-    page = page_of(tab, "completable-prompt")
+    tab = connect_tab(window, qasync_loop, profile.id, show="prompts")
+    page = prompt_page(tab, "completable-prompt")
     page.set_values({"department": "Engineering"})
     name = page.completers["name"]
     page.fields["name"].setText("A")

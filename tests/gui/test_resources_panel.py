@@ -7,27 +7,27 @@ from __future__ import annotations
 import dataclasses
 import os
 import sys
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import nodetools
 import pytest
+from guikit import MISBEHAVING, AsyncRunner, MakeController
 from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from inspector.content.mime import ViewerKind
 from inspector.content.subscriptions import SubscriptionState
+from inspector.demo.in_memory import demo_transport
 from inspector.protocol.events import NotificationReceived
-from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.connection.controller import ConnectionState
 from inspector.ui.explore.common.gating import NOT_CONNECTED
 from inspector.ui.explore.resources.panel import ResourcesPanel
 
-AsyncRunner = Any  # conftest.AsyncRunner
-MakeController = Callable[..., ConnectionController]
-MISBEHAVING = Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py"
-DEMO = [sys.executable, "-m", "inspector.demo", "--clock-interval", "0.3"]
+DEMO = partial(demo_transport, clock_interval=0.3)
+"""The demo in this process, with a fast clock."""
 # QCompleter opens its popup as the user types; the offscreen platform cannot raise it or grab the keyboard.
 # (pytest-qt reads only the closest qt_log_ignore marker, so conftest's pattern is repeated here.)
 POPUP_NOISE = pytest.mark.qt_log_ignore(
@@ -37,9 +37,18 @@ POPUP_NOISE = pytest.mark.qt_log_ignore(
 )
 
 
+def _wired(panel: ResourcesPanel) -> ResourcesPanel:
+    """Follow the controller as ``ConnectionTab._wire`` makes every Explore panel do."""
+    c = panel.controller
+    c.stateChanged.connect(panel.on_state)
+    c.notificationReceived.connect(panel.on_notification)
+    panel.on_state(c.state)
+    return panel
+
+
 @pytest.fixture
 def demo_panel(qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController) -> ResourcesPanel:
-    panel = ResourcesPanel(make_controller(DEMO, "demo"))
+    panel = _wired(ResourcesPanel(make_controller(DEMO, "demo")))
     qtbot.addWidget(panel)
     panel.resize(1200, 760)
     panel.show()
@@ -270,7 +279,7 @@ def test_gating_without_subscribe_or_completions(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController
 ) -> None:
     controller = make_controller([sys.executable, str(MISBEHAVING)], "misbehaving")
-    panel = ResourcesPanel(controller)
+    panel = _wired(ResourcesPanel(controller))
     qtbot.addWidget(panel)
     panel.show()
     qasync_loop.wait_until(lambda: "0 resources" in panel.counts_label.text(), timeout=10)
@@ -301,7 +310,7 @@ def test_gating_without_resources(qtbot: QtBot, qasync_loop: AsyncRunner, make_c
     # mcp-server-time declares an (empty) resources capability; take it away as a server without it would
     capabilities = {k: v for k, v in controller.server.capabilities.items() if k != "resources"}
     controller.server = dataclasses.replace(controller.server, capabilities=capabilities)
-    panel = ResourcesPanel(controller)
+    panel = _wired(ResourcesPanel(controller))
     qtbot.addWidget(panel)
     panel.show()
     assert panel.gate_banner.isVisible() and "'resources'" in panel.gate_banner.title_label.text()
@@ -316,7 +325,7 @@ def test_gating_without_resources(qtbot: QtBot, qasync_loop: AsyncRunner, make_c
 @pytest.mark.node
 def test_server_everything_templates(qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController) -> None:
     controller = make_controller(nodetools.require_server_everything(), "everything")
-    panel = ResourcesPanel(controller)
+    panel = _wired(ResourcesPanel(controller))
     qtbot.addWidget(panel)
     panel.show()
     template = "demo://resource/dynamic/text/{resourceId}"

@@ -10,20 +10,16 @@ from typing import Any
 
 import nodetools
 import pytest
+from guikit import AsyncRunner, MakeController, make_handlers, result_json, result_text, wire_rows
 from pytestqt.qtbot import QtBot
 
-pytest.register_assert_rewrite("conftest_requests")
-from conftest_requests import Live, make_handlers, result_json, result_text, wire_rows  # noqa: E402
+from inspector.protocol.diagnostics import DiagnosticCode
+from inspector.store.profiles import ClientCapabilitySwitches, Profile, Root, StdioSettings
+from inspector.ui.connection.controller import ConnectionController
+from inspector.ui.connection.roots import ConnectionRootsPanel, RootsEditor, folder_root
+from inspector.ui.server_requests import GuiRequestHandlers
+from inspector.ui.window.profile_bridge import connection_settings
 
-from inspector.protocol.diagnostics import DiagnosticCode  # noqa: E402
-from inspector.store.profiles import ClientCapabilitySwitches, Profile, Root, StdioSettings  # noqa: E402
-from inspector.ui.connection.controller import ConnectionController  # noqa: E402
-from inspector.ui.connection.roots import ConnectionRootsPanel, RootsEditor, folder_root  # noqa: E402
-from inspector.ui.server_requests import GuiRequestHandlers  # noqa: E402
-from inspector.ui.window.profile_bridge import connection_settings  # noqa: E402
-
-pytest_plugins = ["conftest_requests"]
-AsyncRunner = Any
 ROOTS = [Root(uri="file:///work/project", name="Project"), Root(uri="file:///tmp/scratch")]
 
 
@@ -49,19 +45,19 @@ def declared_at_initialize(controller: ConnectionController) -> Any:
     return json.loads(rows[0].raw)["params"]["capabilities"]
 
 
-def test_roots_list_is_answered_from_the_profile(qasync_loop: AsyncRunner, live: Live) -> None:
+def test_roots_list_is_answered_from_the_profile(qasync_loop: AsyncRunner, make_controller: MakeController) -> None:
     settings = connection_settings(demo_profile())
     assert isinstance(settings.handlers, GuiRequestHandlers)
-    controller = live(settings=settings)
+    controller = make_controller(settings=settings)
     assert result_json(call(qasync_loop, controller, "list_roots")) == {
         "roots": [{"uri": "file:///work/project", "name": "Project"}, {"uri": "file:///tmp/scratch"}]
     }
 
 
 def test_edits_while_connected_send_list_changed(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
-    controller = live(settings=connection_settings(demo_profile()))
+    controller = make_controller(settings=connection_settings(demo_profile()))
     panel = ConnectionRootsPanel(controller)
     qtbot.addWidget(panel)
     assert [r.uri for r in panel.editor.roots()] == [r.uri for r in ROOTS]
@@ -87,9 +83,11 @@ def test_edits_while_connected_send_list_changed(
     ]
 
 
-def test_no_list_changed_when_not_declared(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path) -> None:
+def test_no_list_changed_when_not_declared(
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
+) -> None:
     profile = demo_profile(roots_list_changed=False)
-    controller = live(settings=connection_settings(profile))
+    controller = make_controller(settings=connection_settings(profile))
     assert declared_at_initialize(controller)["roots"] == {}
     panel = ConnectionRootsPanel(controller)
     qtbot.addWidget(panel)
@@ -135,10 +133,10 @@ def test_folder_picker(qtbot: QtBot, tmp_path: Path) -> None:
     ids=["defaults", "partial", "none"],
 )
 def test_switches_change_what_initialize_declares(
-    qasync_loop: AsyncRunner, live: Live, switches: dict[str, bool]
+    qasync_loop: AsyncRunner, make_controller: MakeController, switches: dict[str, bool]
 ) -> None:
     profile = demo_profile(**switches)
-    controller = live(settings=connection_settings(profile))
+    controller = make_controller(settings=connection_settings(profile))
     declared = declared_at_initialize(controller)
     assert declared == profile.client_capabilities(profile.protocol_version)
     expected = {
@@ -164,12 +162,12 @@ def test_switches_change_what_initialize_declares(
     ],
 )
 def test_undeclared_requests_are_refused_with_a_diagnostic(
-    qasync_loop: AsyncRunner, live: Live, tmp_path: Path, tool: str, method: str, capability: str
+    qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path, tool: str, method: str, capability: str
 ) -> None:
     handlers = make_handlers(tmp_path, capabilities={})
     opened: list[Any] = []
     handlers.dialogOpened.connect(opened.append)
-    controller = live(handlers, capabilities={})
+    controller = make_controller(handlers=handlers, capabilities={})
     result = call(qasync_loop, controller, tool, force=True)
     assert result["isError"] is True
     refusal = result_json(result)["client_error"]
@@ -187,11 +185,11 @@ def test_undeclared_requests_are_refused_with_a_diagnostic(
 
 @pytest.mark.node
 def test_server_everything_follows_roots_edits(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     command = nodetools.require_server_everything()
     handlers = make_handlers(tmp_path, label="server-everything", roots=[{"uri": "file:///work/project", "name": "P"}])
-    controller = live(handlers, command=command)
+    controller = make_controller(command, handlers=handlers)
     first = result_text(call(qasync_loop, controller, "get-roots-list"))
     assert "(1 total)" in first and "file:///work/project" in first
     panel = ConnectionRootsPanel(controller)

@@ -10,18 +10,15 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import nodetools
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QImage
-from pytestqt.qtbot import QtBot
-
-pytest.register_assert_rewrite("conftest_requests")
-import nodetools  # noqa: E402
-from conftest_requests import (  # noqa: E402
-    Live,
+from guikit import (
+    DEMO_COMMAND,
+    AsyncRunner,
+    MakeController,
     finish,
     make_handlers,
-    misbehaving,
+    misbehaving_command,
     result_json,
     result_text,
     save_screenshot,
@@ -30,16 +27,16 @@ from conftest_requests import (  # noqa: E402
     wait_dialog,
     wire_rows,
 )
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage
+from pytestqt.qtbot import QtBot
 
-from inspector.client.errors import ConnectionLost  # noqa: E402
-from inspector.content.server_requests import REJECT_CODE, REJECT_MESSAGE  # noqa: E402
-from inspector.store.canned_replies import CannedReplies, CannedReply  # noqa: E402
-from inspector.store.profiles.sections import SamplingAutoReply  # noqa: E402
-from inspector.ui.connection.controller import ConnectionState  # noqa: E402
-from inspector.ui.server_requests import RequestsIndicator, SamplingDialog  # noqa: E402
-
-pytest_plugins = ["conftest_requests"]
-AsyncRunner = Any
+from inspector.client.errors import ConnectionLost
+from inspector.content.server_requests import REJECT_CODE, REJECT_MESSAGE
+from inspector.store.canned_replies import CannedReplies, CannedReply
+from inspector.store.profiles.sections import SamplingAutoReply
+from inspector.ui.connection.controller import ConnectionState
+from inspector.ui.server_requests import RequestsIndicator, SamplingDialog
 
 
 def click(qtbot: QtBot, button: Any) -> None:
@@ -48,10 +45,10 @@ def click(qtbot: QtBot, button: Any) -> None:
 
 
 def test_approve_shows_the_whole_request_and_sends_the_reply(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     task = start_call(
         qasync_loop,
         controller,
@@ -99,10 +96,10 @@ def test_approve_shows_the_whole_request_and_sends_the_reply(
 
 
 def test_reject_sends_an_error_the_server_can_read(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     task = start_call(qasync_loop, controller, "sample")
     dialog: SamplingDialog = wait_dialog(qasync_loop, handlers, SamplingDialog)
     click(qtbot, dialog.reject_button)
@@ -113,9 +110,11 @@ def test_reject_sends_an_error_the_server_can_read(
     assert len(errors) == 1 and json.loads(errors[0].raw)["error"] == {"code": -1, "message": REJECT_MESSAGE}
 
 
-def test_closing_the_window_rejects(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path) -> None:
+def test_closing_the_window_rejects(
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
+) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     task = start_call(qasync_loop, controller, "sample")
     dialog: SamplingDialog = wait_dialog(qasync_loop, handlers, SamplingDialog)
     dialog.close()
@@ -123,7 +122,7 @@ def test_closing_the_window_rejects(qtbot: QtBot, qasync_loop: AsyncRunner, live
 
 
 def test_image_reply_from_a_file_and_canned_replies(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     image = QImage(8, 6, QImage.Format.Format_RGB32)
     image.fill(QColor("#2e9d4f"))
@@ -131,7 +130,7 @@ def test_image_reply_from_a_file_and_canned_replies(
     assert image.save(str(png))
     canned_path = tmp_path / "canned.json"
     handlers = make_handlers(tmp_path, canned=CannedReplies(canned_path))
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
 
     task = start_call(qasync_loop, controller, "sample")
     dialog: SamplingDialog = wait_dialog(qasync_loop, handlers, SamplingDialog)
@@ -168,10 +167,10 @@ def test_image_reply_from_a_file_and_canned_replies(
 
 
 def test_two_concurrent_requests_queue_and_are_answered_in_order(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     indicator = RequestsIndicator(controller)
     qtbot.addWidget(indicator)
     indicator.show()
@@ -206,11 +205,11 @@ def test_two_concurrent_requests_queue_and_are_answered_in_order(
 
 
 def test_auto_reply_answers_without_a_dialog_and_is_indicated(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     auto = SamplingAutoReply(enabled=True, text="Automatic answer for testing", model="auto-model")
     handlers = make_handlers(tmp_path, auto_reply=auto)
-    controller = live(handlers)
+    controller = make_controller(handlers=handlers)
     indicator = RequestsIndicator(controller)
     qtbot.addWidget(indicator)
     indicator.show()
@@ -231,10 +230,10 @@ def test_auto_reply_answers_without_a_dialog_and_is_indicated(
 
 
 def test_a_request_the_server_cancels_closes_its_dialog(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers, command=misbehaving("sampling-then-cancel"))
+    controller = make_controller(misbehaving_command("sampling-then-cancel"), handlers=handlers)
     closed = track_closing(handlers)
     withdrawn: list[str] = []
     handlers.requestWithdrawn.connect(withdrawn.append)
@@ -251,10 +250,10 @@ def test_a_request_the_server_cancels_closes_its_dialog(
 
 
 def test_a_request_pending_when_the_server_dies_closes_its_dialog(
-    qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
 ) -> None:
     handlers = make_handlers(tmp_path)
-    controller = live(handlers)
+    controller = make_controller(DEMO_COMMAND, handlers=handlers)  # a process, to kill
     closed = track_closing(handlers)
     first = start_call(qasync_loop, controller, "sample", {"prompt": "one"})
     second = start_call(qasync_loop, controller, "sample", {"prompt": "two"})
@@ -272,10 +271,12 @@ def test_a_request_pending_when_the_server_dies_closes_its_dialog(
 
 
 @pytest.mark.node
-def test_server_everything_sampling(qtbot: QtBot, qasync_loop: AsyncRunner, live: Live, tmp_path: Path) -> None:
+def test_server_everything_sampling(
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController, tmp_path: Path
+) -> None:
     command = nodetools.require_server_everything()
     handlers = make_handlers(tmp_path, label="server-everything")
-    controller = live(handlers, command=command)
+    controller = make_controller(command, handlers=handlers)
     task = start_call(qasync_loop, controller, "trigger-sampling-request", {"prompt": "Say hello", "maxTokens": 20})
     dialog: SamplingDialog = wait_dialog(qasync_loop, handlers, SamplingDialog)
     assert (

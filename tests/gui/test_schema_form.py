@@ -20,6 +20,7 @@ from PySide6.QtCore import QDate, QPoint, QPointF, Qt
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QLabel, QLineEdit, QListWidget, QPlainTextEdit
 from pytestqt.qtbot import QtBot
+from schemakit import json_values, schemas
 
 from inspector.demo import build_server
 from inspector.demo.schemas import ORDER_SCHEMA
@@ -980,54 +981,8 @@ def test_rich_form_renders_without_clipped_labels(make_form: FormFactory, qtbot:
 
 # --- whatever a server sends, the form keeps working --------------------------------------------------------------
 
-_TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array", "bogus"])
-_LEAVES = st.one_of(
-    _TYPES,
-    st.lists(_TYPES, max_size=3),
-    st.integers(-3, 3),
-    st.booleans(),
-    st.none(),
-    st.text(max_size=3),
-    st.sampled_from(["#", "#/$defs/a", "(", "date", "email"]),
-)
-_KEYWORDS = st.sampled_from(
-    [
-        "type",
-        "properties",
-        "items",
-        "enum",
-        "const",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-        "required",
-        "default",
-        "additionalProperties",
-        "minimum",
-        "multipleOf",
-        "maxLength",
-        "format",
-        "prefixItems",
-        "not",
-        "$defs",
-        "minItems",
-    ]
-)
-ARBITRARY_SCHEMAS = st.recursive(
-    st.dictionaries(_KEYWORDS, _LEAVES, max_size=4),
-    lambda inner: st.dictionaries(
-        _KEYWORDS,
-        st.one_of(inner, _LEAVES, st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b"]), inner)),
-        max_size=5,
-    ),
-    max_leaves=16,
-)
-ARBITRARY_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | TEXT,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3),
-    max_leaves=10,
-)
+ARBITRARY_SCHEMAS = schemas(max_leaves=16)
+ARBITRARY_VALUES = json_values(TEXT, st.sampled_from(["a", "b", "c"]), max_leaves=10)
 
 
 def test_arbitrary_schemas_build_validate_and_round_trip_valid_values(qtbot: QtBot) -> None:

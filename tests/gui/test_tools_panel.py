@@ -7,13 +7,13 @@ from __future__ import annotations
 import base64
 import json
 import sys
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import nodetools
 import pytest
+from guikit import AsyncRunner, MakeWindow, Misbehaving, connect_tab, tool_page
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
@@ -27,12 +27,8 @@ from inspector.ui.explore.catalog.model import CatalogModel, HistoryModel
 from inspector.ui.explore.tools.page import ToolPage
 from inspector.ui.viewers import ResultState
 from inspector.ui.window.connection_tab import ConnectionTab
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.profile_bridge import connection_settings, demo_profile
 
-MakeWindow = Callable[..., MainWindow]
-AsyncRunner = Any  # conftest.AsyncRunner
-Misbehaving = Callable[..., Profile]
 SCREENSHOT = Path("/tmp/tools_panel.png")
 SQUARE_SVG = (
     "data:image/svg+xml;base64,"
@@ -43,23 +39,6 @@ SQUARE_SVG = (
 
 
 # -- helpers ---------------------------------------------------------------------------------------------
-
-
-def connect(window: MainWindow, runner: AsyncRunner, profile_id: str | None = None) -> ConnectionTab:
-    tab = window.connect_demo() if profile_id is None else window.connect_profile(profile_id)
-    assert tab is not None
-    runner.wait_state(tab.controller, ConnectionState.CONNECTED, ConnectionState.FAILED)
-    assert tab.controller.state is ConnectionState.CONNECTED, tab.controller.failure
-    runner.wait_until(lambda: tab.tools.browser.model.total() > 0, timeout=20)
-    tab.inner_tabs.setCurrentWidget(tab.tools)
-    return tab
-
-
-def page_of(tab: ConnectionTab, name: str) -> ToolPage:
-    page = tab.tools.select_tool(name)
-    assert page is not None, f"no tool {name}"
-    assert tab.tools.current_page() is page
-    return page
 
 
 def run(qtbot: QtBot, runner: AsyncRunner, page: ToolPage, arguments: Any = None, timeout: float = 30) -> ResultState:
@@ -169,7 +148,7 @@ def test_models_pass_qtmodeltester(qtbot: QtBot, qtmodeltester: Any, tmp_path: P
 
 def test_list_badges_icons_and_filter(qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
+    tab = connect_tab(window, qasync_loop)
     browser = tab.tools.browser
     names = {e.name for e in browser.model.entries()}
     assert {"echo", "add", "get_weather", "create_event", "slow", "toggle_tool"} <= names
@@ -199,34 +178,34 @@ def test_list_badges_icons_and_filter(qtbot: QtBot, qasync_loop: AsyncRunner, ma
 
 def test_each_demo_tool_through_its_form(qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
-    echo = page_of(tab, "echo")
+    tab = connect_tab(window, qasync_loop)
+    echo = tool_page(tab, "echo")
     assert run(qtbot, qasync_loop, echo, {"message": "hello from the form"}) is ResultState.SUCCESS
     assert texts(echo) == "hello from the form"
     assert block_kinds(echo) == [BlockKind.TEXT]
 
-    add = page_of(tab, "add")
+    add = tool_page(tab, "add")
     assert run(qtbot, qasync_loop, add, {"a": 2, "b": 3.5}) is ResultState.SUCCESS
     assert add.result_view.result is not None and add.result_view.result["structuredContent"] == {"sum": 5.5}
 
-    weather = page_of(tab, "get_weather")
+    weather = tool_page(tab, "get_weather")
     assert weather.form.value() == {"units": "metric"}  # the default is pre-filled
     assert run(qtbot, qasync_loop, weather, {"city": "Lagos", "units": "imperial"}) is ResultState.SUCCESS
     assert weather.result_view.structured_view is not None
     assert weather.result_view.schema_ok_label is not None and weather.result_view.schema_issues() == []
 
-    bad = page_of(tab, "bad_structured")
+    bad = tool_page(tab, "bad_structured")
     assert run(qtbot, qasync_loop, bad, {}) is ResultState.SUCCESS
     assert bad.result_view.schema_banner is not None
     assert "outputSchema" in bad.result_view.title_label.text()
     assert {issue.path for issue in bad.result_view.schema_issues()} >= {"$.temperature"}
 
-    failing = page_of(tab, "business_error")
+    failing = tool_page(tab, "business_error")
     assert run(qtbot, qasync_loop, failing, {"reason": "No money"}) is ResultState.TOOL_ERROR
     assert failing.result_view.is_error_badge.isVisibleTo(failing.result_view)
     assert "No money" in texts(failing)
 
-    broken = page_of(tab, "protocol_error")
+    broken = tool_page(tab, "protocol_error")
     assert run(qtbot, qasync_loop, broken, {"code": -32042, "message": "nope"}) is ResultState.PROTOCOL_ERROR
     banner = broken.result_view.protocol_error_banner
     assert banner is not None and "-32042" in banner.title_label.text() and "nope" in banner.lines()[0]
@@ -238,12 +217,12 @@ def test_each_demo_tool_through_its_form(qtbot: QtBot, qasync_loop: AsyncRunner,
         "get_embedded_resource": BlockKind.RESOURCE,
     }
     for name, kind in expected.items():
-        page = page_of(tab, name)
+        page = tool_page(tab, name)
         assert run(qtbot, qasync_loop, page, page.form.value()) is ResultState.SUCCESS, name
         assert kind in block_kinds(page), (name, block_kinds(page))
 
     # a resource link in a result reads the resource: the Resources tab comes forward and shows it
-    link_page = page_of(tab, "get_resource_link")
+    link_page = tool_page(tab, "get_resource_link")
     link_page.readResourceRequested.emit("demo://docs/readme")
     resources = tab.explore.resources
     assert tab.explore.tabs is not None and tab.explore.tabs.currentWidget() is resources
@@ -255,8 +234,8 @@ def test_create_event_rich_form_validates_before_sending(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
-    page = page_of(tab, "create_event")
+    tab = connect_tab(window, qasync_loop)
+    page = tool_page(tab, "create_event")
     defaults = page.form.value()
     assert defaults["capacity"] == 20 and defaults["priority"] == "normal" and defaults["tags"] == ["demo"]
     assert defaults["send_invites"] is True and defaults["visibility"] == "internal"
@@ -303,8 +282,8 @@ def test_slow_tool_shows_progress_and_cancel_reaches_the_server(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
-    page = page_of(tab, "slow")
+    tab = connect_tab(window, qasync_loop)
+    page = tool_page(tab, "slow")
     page.form.set_value({"seconds": 30, "steps": 60})
     qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     view = page.result_view
@@ -324,10 +303,10 @@ def test_slow_tool_shows_progress_and_cancel_reaches_the_server(
 
 def test_list_changed_refreshes_with_a_note(qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
+    tab = connect_tab(window, qasync_loop)
     panel = tab.tools
     assert panel.browser.model.find("bonus_tool") is None
-    toggle = page_of(tab, "toggle_tool")
+    toggle = tool_page(tab, "toggle_tool")
     with qtbot.waitSignal(panel.refreshed, timeout=15000, check_params_cb=lambda why: why == "changed"):
         assert run(qtbot, qasync_loop, toggle, {"enabled": True}) is ResultState.SUCCESS
     assert panel.browser.model.find("bonus_tool") is not None
@@ -335,10 +314,10 @@ def test_list_changed_refreshes_with_a_note(qtbot: QtBot, qasync_loop: AsyncRunn
     assert note.isVisibleTo(panel) and note.text().startswith("Tool list changed — refreshed ")
     # the page of the selected tool survived the refresh (same definition), with its result
     assert panel.current_page() is toggle and toggle.result_view.state() is ResultState.SUCCESS
-    bonus = page_of(tab, "bonus_tool")
+    bonus = tool_page(tab, "bonus_tool")
     assert run(qtbot, qasync_loop, bonus, {"text": "abc"}) is ResultState.SUCCESS
     assert "cba" in texts(bonus)
-    page_of(tab, "toggle_tool")
+    tool_page(tab, "toggle_tool")
     with qtbot.waitSignal(panel.refreshed, timeout=15000, check_params_cb=lambda why: why == "changed"):
         assert run(qtbot, qasync_loop, toggle, {"enabled": False}) is ResultState.SUCCESS
     assert panel.browser.model.find("bonus_tool") is None and "bonus_tool" not in panel.pages
@@ -348,8 +327,8 @@ def test_history_recall_and_rerun_persist_per_server_and_tool(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow, dirs: dict[str, Path]
 ) -> None:
     window = make_window()
-    tab = connect(window, qasync_loop)
-    page = page_of(tab, "echo")
+    tab = connect_tab(window, qasync_loop)
+    page = tool_page(tab, "echo")
     for message in ("first", "second"):
         assert run(qtbot, qasync_loop, page, {"message": message}) is ResultState.SUCCESS
     pane = page.history_pane
@@ -375,8 +354,8 @@ def test_history_recall_and_rerun_persist_per_server_and_tool(
     assert ArgumentHistory("another-profile").entries("echo") == []
     # a new tab (after closing this one) finds the history again
     window.close_tab(window.tabs.indexOf(tab))
-    tab2 = connect(window, qasync_loop)
-    page2 = page_of(tab2, "echo")
+    tab2 = connect_tab(window, qasync_loop)
+    page2 = tool_page(tab2, "echo")
     assert page2.history_pane.model.rowCount() == 2
 
 
@@ -391,8 +370,8 @@ def test_per_call_timeout_comes_from_the_profile(
         )
     )
     window = make_window()
-    tab = connect(window, qasync_loop, profile.id)
-    page = page_of(tab, "slow")
+    tab = connect_tab(window, qasync_loop, profile.id)
+    page = tool_page(tab, "slow")
     assert page.timeout_label.text().startswith("Timeout 45 s")
     # the profile is edited while connected: the next call uses its new timeout
     store.update(replace(profile, timeouts=TimeoutSettings(request=1.5)))
@@ -409,10 +388,10 @@ def test_malformed_tool_list_and_disconnect(
 ) -> None:
     profile = store.create(misbehaving("bad tools", "invalid-tools-list"))
     window = make_window()
-    tab = connect(window, qasync_loop, profile.id)
+    tab = connect_tab(window, qasync_loop, profile.id)
     entries = tab.tools.browser.model.entries()
     assert len(entries) == 4 and all(e.problems for e in entries)
-    page = page_of(tab, "schema-not-object")
+    page = tool_page(tab, "schema-not-object")
     assert page.header.problems_banner is not None
     assert page.run_button.isEnabled()
     qtbot.mouseClick(tab.disconnect_button, Qt.MouseButton.LeftButton)
@@ -426,11 +405,11 @@ def test_tools_of_server_everything(qtbot: QtBot, qasync_loop: AsyncRunner, make
     command = nodetools.require_server_everything()
     profile = store.create(Profile(name="everything", stdio=StdioSettings(command=command[0], args=command[1:])))
     window = make_window()
-    tab = connect(window, qasync_loop, profile.id)
-    echo = page_of(tab, "echo")
+    tab = connect_tab(window, qasync_loop, profile.id)
+    echo = tool_page(tab, "echo")
     assert run(qtbot, qasync_loop, echo, {"message": "hi"}) is ResultState.SUCCESS
     assert texts(echo) == "Echo: hi"
-    structured = page_of(tab, "get-structured-content")
+    structured = tool_page(tab, "get-structured-content")
     assert run(qtbot, qasync_loop, structured, {"location": "Chicago"}) is ResultState.SUCCESS
     assert structured.result_view.schema_ok_label is not None
 
@@ -441,7 +420,7 @@ def test_prompts_and_resources_tabs_gated_when_not_declared(
     fast = Path(__file__).resolve().parents[2] / "bench" / "fast_server.py"
     profile = store.create(Profile(name="tools only", stdio=StdioSettings(command=sys.executable, args=[str(fast)])))
     window = make_window()
-    tab = connect(window, qasync_loop, profile.id)
+    tab = connect_tab(window, qasync_loop, profile.id)
     tabs = tab.inner_tabs
     for panel, capability in ((tab.prompts, "prompts"), (tab.resources, "resources")):
         index = tabs.indexOf(panel)

@@ -5,12 +5,10 @@ that cannot be written keeps the dialog open with what was typed and the profile
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from guikit import AsyncRunner, MakeController, MakeWindow, Misbehaving
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
@@ -23,11 +21,7 @@ from inspector.store.recording import MEMORY_ONLY, Recording, RecordingError
 from inspector.ui.connection.controller import ConnectionState
 from inspector.ui.explore.tools.page import HistoryPane
 from inspector.ui.server_requests.canned import CannedPicker
-from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.settings import UiSettings
-
-MakeWindow = Callable[..., MainWindow]
-AsyncRunner = Any  # conftest.AsyncRunner
 
 DATA_KINDS = ("not-a-directory", "proc", "sysfs")
 """(``sysfs-existing`` is /sys itself: its ``recordings`` subdirectory fails like ``sysfs``.)"""
@@ -40,7 +34,7 @@ def test_an_unwritable_data_dir_is_said_and_the_session_records_in_memory(
     monkeypatch: pytest.MonkeyPatch,
     make_window: MakeWindow,
     store: ProfileStore,
-    misbehaving: Callable[..., Profile],
+    misbehaving: Misbehaving,
     qasync_loop: AsyncRunner,
 ) -> None:
     where, code = unwritable_dir(kind, tmp_path)
@@ -48,7 +42,7 @@ def test_an_unwritable_data_dir_is_said_and_the_session_records_in_memory(
     note = f"{MEMORY_ONLY}: cannot write {where / 'recordings'}: "
     profile = store.create(misbehaving("good server"))
     window = make_window()
-    assert window.banner.isVisible() and "Recording kept in memory only: cannot write" in window.banner.label.text()
+    assert window.banner.isVisible() and "Recording kept in memory only: cannot write" in window.banner.text()
 
     tab = window.connect_profile(profile.id)
     assert tab is not None and window.tabs.count() == 1
@@ -67,17 +61,17 @@ def test_an_unwritable_data_dir_is_said_and_the_session_records_in_memory(
 
 
 def test_an_unwritable_data_dir_with_a_plain_controller(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_controller: Callable[..., Any]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make_controller: MakeController
 ) -> None:
     where, _code = unwritable_dir("not-a-directory", tmp_path)
     monkeypatch.setenv("MCP_INSPECTOR_DATA_DIR", str(where))
-    controller = make_controller([sys.executable, "-m", "inspector.demo"], label="demo")
+    controller = make_controller(label="demo")
     assert controller.storage_note == f"{MEMORY_ONLY}: cannot write {where / 'recordings'}: Not a directory"
     assert controller.recording is not None and controller.recording.count() >= 2
 
 
 def test_a_failing_recording_factory_falls_back_to_memory(
-    make_window: MakeWindow, store: ProfileStore, misbehaving: Callable[..., Profile], qasync_loop: AsyncRunner
+    make_window: MakeWindow, store: ProfileStore, misbehaving: Misbehaving, qasync_loop: AsyncRunner
 ) -> None:
     def refuse(label: str, target: str) -> Recording:
         raise PermissionError(13, "Permission denied", "/x/y")
@@ -97,7 +91,7 @@ def test_a_connection_that_cannot_start_leaves_no_tab_and_says_why(
     monkeypatch: pytest.MonkeyPatch,
     make_window: MakeWindow,
     store: ProfileStore,
-    misbehaving: Callable[..., Profile],
+    misbehaving: Misbehaving,
     qtbot: QtBot,
 ) -> None:
     def refuse(label: str, target: str) -> Recording:
@@ -128,7 +122,7 @@ def test_an_unwritable_config_dir_is_said_and_a_profile_save_keeps_the_dialog(
     store = ProfileStore()
     settings = UiSettings()
     window = make_window(store, settings)
-    text = window.banner.label.text()
+    text = window.banner.text()
     assert window.banner.isVisible()
     assert f"Profile and settings changes kept in memory only: cannot write {where}: {os.strerror(code)}" in text
 
@@ -156,7 +150,7 @@ def test_a_read_only_config_dir_keeps_the_saved_profiles(
         monkeypatch.setenv("MCP_INSPECTOR_CONFIG_DIR", str(config))
         store = ProfileStore()
         window = make_window(store, UiSettings())
-        assert "Read-only file system" in window.banner.label.text()
+        assert "Read-only file system" in window.banner.text()
         editor = window.profiles.edit_selected() if window.profiles.select(saved.id) else None
         assert editor is not None
         editor.name_edit.setText("weather (edited)")

@@ -9,10 +9,10 @@ import itertools
 import os
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from guikit import MISBEHAVING, AsyncRunner, MakeController
 from PySide6.QtCore import Qt
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
@@ -24,14 +24,13 @@ from inspector.ui.explore.utilities.panel import UtilitiesPanel
 from inspector.ui.explore.utilities.server_log import LogColumn, ServerLogModel, ServerLogView
 from inspector.ui.viewers import JsonView, TextView
 
-AsyncRunner = Any  # conftest.AsyncRunner
-MakeController = Callable[..., ConnectionController]
-MISBEHAVING = Path(__file__).resolve().parents[1] / "servers" / "misbehaving.py"
-DEMO = [sys.executable, "-m", "inspector.demo"]
-
 
 def _panel(qtbot: QtBot, controller: ConnectionController) -> UtilitiesPanel:
     panel = UtilitiesPanel(controller)
+    # follow the controller as ConnectionTab._wire makes every Explore panel do
+    controller.stateChanged.connect(panel.on_state)
+    controller.notificationReceived.connect(panel.on_notification)
+    panel.on_state(controller.state)
     qtbot.addWidget(panel)
     panel.resize(1100, 700)
     panel.show()
@@ -39,7 +38,7 @@ def _panel(qtbot: QtBot, controller: ConnectionController) -> UtilitiesPanel:
 
 
 def test_ping_shows_round_trip_times(qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController) -> None:
-    panel = _panel(qtbot, make_controller(DEMO, "demo"))
+    panel = _panel(qtbot, make_controller(label="demo"))
     assert panel.ping_button.isEnabled() and panel.rtt_label.text() == "—"
     for expected in (1, 2, 3):
         qtbot.mouseClick(panel.ping_button, Qt.MouseButton.LeftButton)
@@ -47,7 +46,7 @@ def test_ping_shows_round_trip_times(qtbot: QtBot, qasync_loop: AsyncRunner, mak
         qasync_loop.wait_until(panel.ping_button.isEnabled)
     assert panel.rtt_label.text().endswith(("ms", " s"))
     assert panel.history_list.count() == 3 and "ms" in panel.history_list.item(0).text()
-    assert panel.stats_label.text().startswith("min ") and "3 ping(s)" in panel.stats_label.text()
+    assert panel.stats_label.text().startswith("min ") and "3 pings" in panel.stats_label.text()
     assert all(s.rtt is not None and 0 < s.rtt < 5 for s in panel.history.samples)
 
 
@@ -58,7 +57,7 @@ def test_logging_level_and_server_log(
     qtmodeltester: ModelTester,
     tmp_path: Path,
 ) -> None:
-    controller = make_controller(DEMO, "demo")
+    controller = make_controller(label="demo")
     panel = _panel(qtbot, controller)
     log = panel.server_log
     assert panel.level_combo.isEnabled() and "logging/setLevel" in panel.level_combo.toolTip()
@@ -131,7 +130,7 @@ def test_logging_level_and_server_log(
 def test_level_is_applied_again_after_a_reconnect(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_controller: MakeController
 ) -> None:
-    controller = make_controller(DEMO, "demo")
+    controller = make_controller(label="demo")
     panel = _panel(qtbot, controller)
     panel.set_level("error")
     qasync_loop.wait_until(lambda: panel.applied_level == "error", timeout=10)

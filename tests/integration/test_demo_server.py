@@ -611,6 +611,8 @@ async def test_streamable_http_on_loopback() -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+        if process.stderr is not None:
+            process.stderr.close()  # or the GC closes it, with a ResourceWarning
     assert process.returncode is not None
 
 

@@ -64,14 +64,20 @@ class McpHttp:
         self.next_id = 1
 
     async def __aenter__(self) -> McpHttp:
-        params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-        response = await self.post("initialize", params)
-        assert response.status_code == 200, response.text
-        self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
-        self.headers["MCP-Protocol-Version"] = "2025-11-25"
-        await self.client.post(
-            self.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=self.headers
-        )
+        try:
+            params = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+            response = await self.post("initialize", params)
+            assert response.status_code == 200, response.text
+            self.headers["Mcp-Session-Id"] = response.headers["mcp-session-id"]
+            self.headers["MCP-Protocol-Version"] = "2025-11-25"
+            await self.client.post(
+                self.url, json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=self.headers
+            )
+        except BaseException:
+            # __aexit__ does not run when __aenter__ fails (an OAuth refusal, a timeout): close the client here,
+            # or its pooled connection is left to the garbage collector (an unclosed-socket ResourceWarning).
+            await self.client.aclose()
+            raise
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -261,27 +261,33 @@ def test_usage_errors(args: list[str], message: str) -> None:
 # -- URL targets ----------------------------------------------------------------------------------------------
 
 
-def _launch(args: list[str], pattern: str) -> Iterator[str]:
-    proc = subprocess.Popen([*DEMO, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
-    try:
-        deadline = time.monotonic() + 30
-        assert proc.stdout is not None
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            match = re.search(pattern, line)
-            if match:
-                yield match.group(1)
-                return
-            if not line and proc.poll() is not None:
-                break
-        pytest.fail(f"the demo server did not start ({' '.join(args)})")
-    finally:
-        proc.terminate()
+def _serve(command: list[str], pattern: str, what: str, timeout: float) -> Iterator[str]:
+    """Start ``command``, yield the group of the first output line matching ``pattern``, then stop it.
+    ``with Popen`` closes the output pipe (no ResourceWarning) and reaps the process."""
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO) as proc:
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+            deadline = time.monotonic() + timeout
+            assert proc.stdout is not None
+            while time.monotonic() < deadline:
+                line = proc.stdout.readline()
+                match = re.search(pattern, line)
+                if match:
+                    yield match.group(1)
+                    return
+                if not line and proc.poll() is not None:
+                    break
+            pytest.fail(f"{what} did not start")
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _launch(args: list[str], pattern: str) -> Iterator[str]:
+    yield from _serve([*DEMO, *args], pattern, f"the demo server ({' '.join(args)})", 30)
 
 
 @pytest.fixture(scope="module")
@@ -331,26 +337,7 @@ def test_connect_timeout_bounds_the_opening() -> None:
 def oauth_server() -> Iterator[str]:
     """tests/servers/oauth_server.py without dynamic registration; one pre-registered client ``pre:sec``."""
     command = [sys.executable, str(REPO / "tests" / "servers" / "oauth_server.py"), "--no-dcr", "--client", "pre:sec"]
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=REPO)
-    try:
-        assert proc.stdout is not None
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            match = re.search(r"LISTENING (http://\S+/mcp)", line)
-            if match:
-                yield match.group(1)
-                return
-            if not line and proc.poll() is not None:
-                break
-        pytest.fail("the OAuth test server did not start")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    yield from _serve(command, r"LISTENING (http://\S+/mcp)", "the OAuth test server", 60)
 
 
 def test_oauth_protected_server_with_a_preregistered_client(oauth_server: str) -> None:

@@ -476,6 +476,8 @@ class Launched:
             self.proc.kill()
             self.proc.wait(timeout=5)
         self._reader.join(5)
+        if self.proc.stderr is not None and not self._reader.is_alive():
+            self.proc.stderr.close()  # read to its end: close it, or the GC does, with a ResourceWarning
 
 
 def free_port() -> int:

@@ -16,10 +16,10 @@ from inspector.content.blocks import (
     classify_block,
     decode_base64,
     decoded_size,
-    format_size,
 )
-from inspector.content.jsontree import JsonNode, json_kind, json_summary
+from inspector.content.jsontree import JsonNode, ParsedJson, json_kind, json_summary
 from inspector.content.transcript import normalize_messages, role_label
+from inspector.protocol.jsonpath import format_path
 
 
 @pytest.mark.parametrize(
@@ -118,24 +118,32 @@ def test_decoded_size_matches_real_decoding() -> None:
         assert decoded_size(encoded) == n
 
 
-@pytest.mark.parametrize(
-    ("size", "text"), [(0, "0 B"), (1023, "1023 B"), (1024, "1.0 KiB"), (1536, "1.5 KiB"), (5 * 1024**2, "5.0 MiB")]
-)
-def test_format_size(size: int, text: str) -> None:
-    assert format_size(size) == text
-
-
-def test_json_node_lazy_children_and_paths() -> None:
-    root = JsonNode({"a": [1, {"b c": None}], "x": "y"})
-    assert root.child_count() == 2
-    a = root.child(0)
-    assert (a.key, a.kind, a.summary, a.path) == ("a", "array", "[2 items]", "$.a")
-    inner = a.child(1).child(0)
-    assert inner.path == '$.a[1]["b c"]'
-    assert inner.kind == "null"
-    assert a.child(1) is a.child(1)  # created once
-    with pytest.raises(IndexError):
-        root.child(5)
+def test_parsed_json_enumerates_children_in_batches_with_paths() -> None:
+    doc = ParsedJson({"a": [1, {"b c": None}], "x": "y", "n": 2.5, "odd": object()})
+    root = doc.root
+    assert isinstance(root, JsonNode) and root.is_container and doc.has_children(root)
+    first = doc.expand(root, 1)
+    assert [c.key for c in first] == ["a"] and not root.complete
+    a = first[0]
+    assert (a.key, a.type, doc.summary(a), format_path(a.path()), a.key_label) == (
+        "a",
+        "array",
+        "[2 items]",
+        "$.a",
+        "a",
+    )
+    assert [c.key for c in doc.expand(root, 10)] == ["x", "n", "odd"] and root.complete
+    assert doc.expand(root, 10) == [] and len(root.children) == 4
+    assert [c.type for c in root.children[1:]] == ["string", "number", "string"]  # no container without children
+    doc.expand(a, 10)
+    obj = a.children[1]
+    assert obj.key_label == "[1]" and doc.value(obj) == {"b c": None}
+    doc.expand(obj, 10)
+    inner = obj.children[0]
+    assert format_path(inner.path()) == '$.a[1]["b c"]' and inner.type == "null" and not doc.has_children(inner)
+    assert doc.size(inner) is None and doc.summary(inner) == "null"
+    scalar = ParsedJson(3).root
+    assert scalar.type == "integer" and scalar.complete and scalar.key_label == "(value)"
 
 
 def test_json_summary_and_kind() -> None:

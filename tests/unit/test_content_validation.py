@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.content.validation import SchemaIssue, json_path, validate_instance, validate_tool_result
+from inspector.content.validation import SchemaIssue, validate_instance, validate_tool_result
 from inspector.demo.tools_basic import _BAD_OUTPUT_SCHEMA
 
 BAD_RESULT: dict[str, Any] = {
@@ -85,8 +85,7 @@ def test_long_messages_are_shortened() -> None:
     assert len(issues[0].message) <= 300 and issues[0].message.endswith("…")
 
 
-def test_json_path() -> None:
-    assert json_path([]) == "$"
-    assert json_path(["a", 0, "b"]) == "$.a[0].b"
-    assert json_path(["with space", 'q"uote']) == '$["with space"]["q\\"uote"]'
+def test_issue_paths_use_the_one_notation() -> None:
+    issues = validate_instance({"odd key": 1}, {"type": "object", "properties": {"odd key": {"type": "string"}}})
+    assert [issue.path for issue in issues] == ['$["odd key"]']
     assert isinstance(SchemaIssue("$", "m"), SchemaIssue)

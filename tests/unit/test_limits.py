@@ -15,7 +15,8 @@ from inspector.cli.errors import UsageError
 from inspector.protocol.diagnostics import DiagnosticCode
 from inspector.protocol.events import RequestFailed
 from inspector.protocol.framing import HEAD_BYTES, LineFramer, OversizedLine
-from inspector.protocol.limits import DEFAULT_LIMITS, GiB, KiB, LimitExceeded, Limits, MiB, format_size, parse_size
+from inspector.protocol.limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from inspector.protocol.sizes import GiB, KiB, MiB, format_size, parse_size
 from inspector.store.profiles import Profile
 from inspector.store.profiles.json_values import ProfileFormatError
 
@@ -38,7 +39,7 @@ def test_parse_size_refuses(text: str) -> None:
 def test_format_size_round_trips_whole_units(size: int) -> None:
     shown = format_size(size)
     value, _, unit = shown.partition(" ")
-    if unit in ("bytes", "byte"):
+    if unit == "B":
         assert int(value) == size < KiB
     else:
         factor = {"KiB": KiB, "MiB": MiB, "GiB": GiB}[unit]
@@ -132,7 +133,7 @@ def test_session_fails_the_answer_an_oversized_frame_was() -> None:
     assert len(received) == 1
     [wire] = [r.wire for r in received]
     assert [d.code for d in wire.diagnostics] == [DiagnosticCode.LIMIT_EXCEEDED]
-    assert "limit message_bytes = 64 bytes" in wire.diagnostics[0].message
+    assert "limit message_bytes = 64 B" in wire.diagnostics[0].message
     [failed] = received[0].events
     assert isinstance(failed, RequestFailed) and failed.request_id == rid
     assert session.pop_outgoing() == []  # no parse-error reply for what was not read

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from schemakit import json_values, schemas
 
+from inspector.protocol.jsonpath import format_path, parse_path
 from inspector.schema import (
     MISSING,
     Kind,
@@ -23,13 +25,11 @@ from inspector.schema import (
     classify,
     constraint_text,
     format_number,
-    format_path,
     initial_value,
     json_equal,
     number_text_state,
     parse_json_text,
     parse_number,
-    parse_path,
     pick_variant,
     placeholder,
     to_json_text,
@@ -371,11 +371,7 @@ def test_format_number_round_trips(value: int | float) -> None:
     assert parsed == value and type(parsed) is type(value)
 
 
-JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
-    max_leaves=12,
-)
+JSON_VALUES = json_values()
 
 
 @NO_DATABASE
@@ -404,7 +400,7 @@ PATH_PARTS = st.lists(st.one_of(st.integers(0, 99), st.text(max_size=6)), max_si
 @NO_DATABASE
 @given(PATH_PARTS)
 def test_paths_round_trip(parts: list[str | int]) -> None:
-    assert parse_path(format_path(parts)) == parts
+    assert parse_path(format_path(parts, root=""), root="") == tuple(parts)
 
 
 @pytest.mark.parametrize(
@@ -415,17 +411,17 @@ def test_paths_round_trip(parts: list[str | int]) -> None:
         ([], ""),
         (["a.b", "c d"], '["a.b"]["c d"]'),
         ([3], "[3]"),
-        (["x-y", "_z"], "x-y._z"),
+        (["x-y", "_z"], '["x-y"]._z'),
     ],
 )
 def test_path_format(parts: list[str | int], text: str) -> None:
-    assert format_path(parts) == text
+    assert format_path(parts, root="") == text
 
 
 @pytest.mark.parametrize("text", [".a", "a..b", "a[x]", "a b", "[0]b"])
 def test_bad_paths(text: str) -> None:
     with pytest.raises(ValueError):
-        parse_path(text)
+        parse_path(text, root="")
 
 
 @pytest.mark.parametrize(
@@ -629,57 +625,7 @@ def test_demo_tool_schemas_classify_without_json_fallbacks_except_tuples_and_rec
 
 # --- whatever a server sends, classification and validation keep going ---------------------------------------
 
-TYPES = st.sampled_from(["string", "integer", "number", "boolean", "null", "object", "array", "bogus"])
-LEAVES = st.one_of(
-    TYPES,
-    st.lists(TYPES, max_size=3),
-    st.integers(-3, 3),
-    st.floats(allow_nan=False, allow_infinity=False),
-    st.booleans(),
-    st.none(),
-    st.text(max_size=3),
-    st.sampled_from(["#", "#/$defs/a", "#/$defs/missing", "(", "date", "email", "uri"]),
-)
-KEYWORDS = st.sampled_from(
-    [
-        "type",
-        "properties",
-        "items",
-        "enum",
-        "const",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-        "required",
-        "default",
-        "additionalProperties",
-        "patternProperties",
-        "minimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "maxLength",
-        "format",
-        "nullable",
-        "prefixItems",
-        "not",
-        "pattern",
-        "$defs",
-        "minItems",
-        "discriminator",
-        "title",
-        "description",
-    ]
-)
-SCHEMAS = st.recursive(
-    st.dictionaries(KEYWORDS, LEAVES, max_size=4),
-    lambda inner: st.dictionaries(
-        KEYWORDS,
-        st.one_of(inner, LEAVES, st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b"]), inner)),
-        max_size=5,
-    ),
-    max_leaves=20,
-)
+SCHEMAS = schemas(max_leaves=20)
 
 
 @settings(max_examples=200, deadline=None, database=None)

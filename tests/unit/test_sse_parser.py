@@ -194,7 +194,7 @@ def test_data_up_to_the_limit_passes_and_one_byte_more_breaks_it() -> None:
     assert [len(e.data) for e in events] == [20] and parser.breach is None
     events, parser = bounded(b"data: " + b"x" * 21 + b"\n\n")
     assert events == [] and parser.breach is not None
-    assert str(parser.breach) == "an SSE event's data of more than 20 bytes (limit message_bytes = 20 bytes)"
+    assert str(parser.breach) == "an SSE event's data of more than 20 B (limit message_bytes = 20 B)"
 
 
 def test_data_lines_add_up_with_their_newlines() -> None:
@@ -227,7 +227,7 @@ def test_any_other_line_is_bounded_by_sse_line_bytes(line: bytes, what: str) -> 
     events, parser = bounded(b"data: a\n\n" + line + b"\ndata: b\n\n")
     assert [e.data for e in events] == ["a"]  # the event before the breach is delivered
     assert parser.breach is not None
-    assert str(parser.breach) == f"{what} of more than 12 bytes (limit sse_line_bytes = 12 bytes)"
+    assert str(parser.breach) == f"{what} of more than 12 B (limit sse_line_bytes = 12 B)"
     assert parser.feed(b"data: c\n\n") == []  # nothing after a breach
 
 
@@ -254,7 +254,7 @@ def test_bound_data_switches_the_limit_of_the_data() -> None:
     assert parser.feed(b"data: " + b"m" * 100 + b"\n\n")[0].data == "m" * 100
     parser.bound_data("sse_line_bytes", "the endpoint event")
     parser.feed(b"event: endpoint\ndata: /messages?s=123456\n\n")
-    assert str(parser.breach) == "the endpoint event of more than 16 bytes (limit sse_line_bytes = 16 bytes)"
+    assert str(parser.breach) == "the endpoint event of more than 16 B (limit sse_line_bytes = 16 B)"
 
 
 def test_the_prefix_of_a_data_line_is_not_judged_as_another_line() -> None:

@@ -110,10 +110,10 @@ PARSE_CASES: list[tuple[str, Flavour, Any, str | None, list[str]]] = [
      ["violation:$.result.inputRequests"]),
     ("2026 input request of another method", E,
      task26(status="input_required", inputRequests={"k": {"method": "tools/call", "params": {}}}), "input_required",
-     ["violation:$.result.inputRequests['k']"]),
+     ["violation:$.result.inputRequests.k"]),
     ("2026 input request params not an object", E,
      task26(status="input_required", inputRequests={"k": {"method": "roots/list", "params": []}}), "input_required",
-     ["violation:$.result.inputRequests['k'].params"]),
+     ["violation:$.result.inputRequests.k.params"]),
     ("2025 ignores the 2026 payload fields", A, task25(status="completed", result=3), "completed", []),
 ]  # fmt: skip
 
@@ -198,11 +198,11 @@ def test_task_list_and_notifications() -> None:
     ("result", "paths"),
     [
         ({"_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t1"}}, "content": []}, []),
-        ({"content": []}, ["$.result._meta['io.modelcontextprotocol/related-task']"]),
+        ({"content": []}, ["$.result._meta[\"io.modelcontextprotocol/related-task\"]"]),
         ({"_meta": {"io.modelcontextprotocol/related-task": "t1"}},
-         ["$.result._meta['io.modelcontextprotocol/related-task']"]),
+         ["$.result._meta[\"io.modelcontextprotocol/related-task\"]"]),
         ({"_meta": {"io.modelcontextprotocol/related-task": {"taskId": "t2"}}},
-         ["$.result._meta['io.modelcontextprotocol/related-task'].taskId"]),
+         ["$.result._meta[\"io.modelcontextprotocol/related-task\"].taskId"]),
     ],
 )  # fmt: skip
 def test_related_task(result: Any, paths: list[str]) -> None:

@@ -46,7 +46,7 @@ RESULTS = [
     (
         "initialize",
         {"protocolVersion": V, "capabilities": {"experimental": {"my-ext": 5}}, "serverInfo": INFO},
-        ["$.result.capabilities.experimental['my-ext']"],
+        ['$.result.capabilities.experimental["my-ext"]'],
     ),
     ("ping", {}, []),
     ("ping", {"_meta": {"k": 1}}, []),

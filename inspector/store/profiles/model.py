@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal, get_args
 
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
-from inspector.protocol.versions import DEFAULT_VERSION
+from inspector.protocol.versions import DEFAULT_VERSION, KNOWN_VERSIONS, at_least
 from inspector.store.profiles.json_values import (
     ProfileFormatError,
     at,
@@ -94,7 +94,7 @@ class Profile:
         form mode), elicitation altogether before 2025-06-18.
         """
         caps = self.capabilities
-        version = protocol_version or "2025-11-25"
+        version = protocol_version or DEFAULT_VERSION
         modern_shapes = _version_at_least(version, "2025-11-25")
         result: dict[str, Any] = {}
         if caps.sampling:
@@ -285,5 +285,5 @@ def _limits_from_json(value: Any, where: str) -> dict[str, int]:
 
 
 def _version_at_least(version: str, minimum: str) -> bool:
-    """Dates compare as strings; an unknown (future) version counts as newer."""
-    return version >= minimum
+    """By the registry's order (never as strings); an unknown (future) version counts as newer."""
+    return version not in KNOWN_VERSIONS or at_least(version, minimum)

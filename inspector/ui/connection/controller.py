@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
+from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtWidgets import QWidget
 
 from inspector.client.connection import Connection, ServerInfo
@@ -27,12 +27,29 @@ from inspector.client.handlers import HeadlessHandlers, ServerRequestHandlers
 from inspector.protocol.diagnostics import Severity
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.session import Timeouts
-from inspector.protocol.wire import WireMessage
+from inspector.protocol.versions import DEFAULT_VERSION
+from inspector.protocol.wire import RequestId, WireMessage
 from inspector.store.paths import describe_os_error
 from inspector.store.recording import MEMORY_ONLY, Recording, RecordingError
 from inspector.transports.base import StderrLine, Transport, TransportClosed, TransportEvent
+from inspector.ui.widgets.timers import coalescer
 
-__all__ = ["ConnectionController", "ConnectionSettings", "ConnectionState", "RetryOffer", "UrlRequiredExplainer"]
+if TYPE_CHECKING:
+    from inspector.ui.connection.auth_view import AuthStepFeed
+
+__all__ = [
+    "LONG_LIVED_METHODS",
+    "ConnectionController",
+    "ConnectionSettings",
+    "ConnectionState",
+    "ControllerBound",
+    "RetryOffer",
+    "UrlRequiredExplainer",
+    "live_connection",
+]
+
+LONG_LIVED_METHODS = frozenset({"subscriptions/listen"})
+"""Requests that stay open for the whole connection: never "in flight" for the header's Cancel."""
 
 
 class RetryOffer(Protocol):
@@ -46,6 +63,13 @@ class UrlRequiredExplainer(Protocol):
     """Explains a -32042 error (URL elicitation required) to the user; the window provides one."""
 
     def __call__(self, error_data: Any, parent: QWidget | None, message: str) -> RetryOffer: ...
+
+
+@runtime_checkable
+class ControllerBound(Protocol):
+    """Handlers that follow the controller they connect with (the GUI handlers: URL elicitation completion)."""
+
+    def bind_controller(self, controller: ConnectionController) -> None: ...
 
 
 class ConnectionState(StrEnum):
@@ -65,7 +89,7 @@ class ConnectionSettings:
 
     label: str
     transport_factory: Callable[[], Transport]
-    protocol_version: str = "2025-11-25"
+    protocol_version: str = DEFAULT_VERSION
     protocol_era: str = "auto"
     """legacy | modern | auto (the profile's; see inspector.protocol.versions.EraChoice)."""
     capabilities: dict[str, Any] = field(default_factory=dict)
@@ -73,10 +97,13 @@ class ConnectionSettings:
     handlers: ServerRequestHandlers | None = None
     explain_url_required: UrlRequiredExplainer | None = None
     """How a -32042 error is explained (None: as a plain error)."""
+    auth_feed: AuthStepFeed | None = None
+    """Where the OAuth steps of the transports go (None: the settings do not use OAuth; no Authorization tab)."""
 
 
 class ConnectionController(QObject):
-    stateChanged = Signal(str)
+    stateChanged = Signal(object)
+    """The new ``ConnectionState`` (the enum itself)."""
     messagesAdded = Signal()
     """New frames are in the recording (coalesced)."""
     stderrLine = Signal(str)
@@ -109,10 +136,7 @@ class ConnectionController(QObject):
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._pending_update = False
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(self.COALESCE_MS)
-        self._flush_timer.timeout.connect(self._emit_messages)
+        self._flush_timer = coalescer(self, self.COALESCE_MS, self._emit_messages)
 
     # -------------------------------------------------------------- commands
 
@@ -156,6 +180,32 @@ class ConnectionController(QObject):
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
+    def requests_in_flight(self) -> list[RequestId]:
+        """Our requests of this connection still awaiting their answer (long-lived streams left out)."""
+        conn = self.connection
+        if conn is None or self.state is not ConnectionState.CONNECTED:
+            return []
+        pending = conn.session.pending
+        return [
+            rid
+            for rid in conn.outstanding.ids()
+            if (entry := pending.get(rid)) is None or entry.method not in LONG_LIVED_METHODS
+        ]
+
+    def cancel_requests(self) -> int:
+        """Stop waiting for every request in flight: each is cancelled (``notifications/cancelled``) and its
+        caller gets ``CancelledError``, as when it cancels itself. Returns how many were cancelled."""
+        conn = self.connection
+        cancelled = 0
+        for rid in self.requests_in_flight():
+            future = conn.outstanding.future(rid) if conn is not None else None
+            if future is not None and not future.done():
+                future.cancel()
+                cancelled += 1
+        if cancelled:
+            self._schedule_update()
+        return cancelled
+
     def stop(self) -> None:
         """Disconnect (or abandon a connection attempt) without blocking."""
         self._spawn(self.close_connection())
@@ -196,7 +246,7 @@ class ConnectionController(QObject):
     def _set_state(self, state: ConnectionState) -> None:
         if state is not self.state:
             self.state = state
-            self.stateChanged.emit(state.value)
+            self.stateChanged.emit(state)
 
     def _new_recording(self) -> Recording:
         if self.recording is None:
@@ -217,9 +267,8 @@ class ConnectionController(QObject):
         recording = self._new_recording()
         s = self.settings
         handlers = s.handlers or HeadlessHandlers()
-        bind = getattr(handlers, "bind_controller", None)
-        if callable(bind):  # GUI handlers follow this controller's notifications (URL elicitation completion)
-            bind(self)
+        if isinstance(handlers, ControllerBound):  # GUI handlers follow this controller's notifications
+            handlers.bind_controller(self)
         conn = Connection(
             s.transport_factory(),
             protocol_version=s.protocol_version,
@@ -312,3 +361,12 @@ class ConnectionController(QObject):
         if self.state is ConnectionState.CLOSED:
             return "Disconnected"
         return "Not connected"
+
+
+def live_connection(controller: ConnectionController) -> Connection | None:
+    """The controller's connection while it is connected and open, else None: the one answer to "is there a
+    live connection" (panels, pages and the connection-level views all ask it)."""
+    conn = controller.connection
+    if controller.state is not ConnectionState.CONNECTED or conn is None or not conn.is_open:
+        return None
+    return conn

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from inspector.content.notifications import STANDARD, NotificationEntry, NotificationLog
 from inspector.protocol.events import NotificationReceived
-from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.widgets.style import monospace_font, tones
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["NotificationModel", "NotificationsView"]
 
@@ -115,7 +115,7 @@ class NotificationsView(QWidget):
     COALESCE_MS = 100
     ALL = "All notifications"
 
-    def __init__(self, controller: ConnectionController | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.log = NotificationLog()
         self.model = NotificationModel(self.log, self)
@@ -163,17 +163,12 @@ class NotificationsView(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
 
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(self.COALESCE_MS)
-        self._timer.timeout.connect(self.flush)
+        self._timer = coalescer(self, self.COALESCE_MS, self.flush)
         self.methods.currentItemChanged.connect(lambda *_: self._apply_filter())
         self.search.textChanged.connect(lambda _text: self._apply_filter())
         self.clear_button.clicked.connect(self.clear)
         self.table.selectionModel().currentRowChanged.connect(lambda current, _prev: self._show(current.row()))
         self._rebuild_methods()
-        if controller is not None:
-            controller.notificationReceived.connect(self.add)
 
     def add(self, event: object) -> None:
         if isinstance(event, NotificationReceived):

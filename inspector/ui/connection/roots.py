@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 from inspector.client.errors import ClientError
 from inspector.protocol.capabilities import has_capability
 from inspector.store.profiles.sections import Root
-from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.connection.controller import ConnectionController, ConnectionState, live_connection
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["ConnectionRootsPanel", "RootsEditor", "RootsHolder", "folder_root"]
 
@@ -162,10 +163,9 @@ class ConnectionRootsPanel(QWidget):
         self.notifications_sent = 0
         self._tasks: set[asyncio.Task[None]] = set()
         t = tones(self)
-        self.intro = QLabel(
-            "The folders and URIs this connection offers the server through roots/list. Edits apply at once.", self
-        )
+        self.intro = QLabel(self)
         self.intro.setWordWrap(True)
+        self.set_saved(True)
         self.editor = RootsEditor(self)
         self.status_label = QLabel(self)
         self.status_label.setWordWrap(True)
@@ -175,14 +175,18 @@ class ConnectionRootsPanel(QWidget):
         layout.addWidget(self.intro)
         layout.addWidget(self.editor, 1)
         layout.addWidget(self.status_label)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(self.APPLY_DELAY_MS)
-        self._timer.timeout.connect(self.apply)
+        self._timer = coalescer(self, self.APPLY_DELAY_MS, self.apply)
         self.editor.edited.connect(self._timer.start)
-        controller.stateChanged.connect(self._on_state)  # a method: disconnected when this panel goes away
         self.editor.set_roots(self._current_roots())
         self._update_status()
+
+    def set_saved(self, saved: bool) -> None:
+        """Whether edits are saved with the profile (``rootsEdited`` is saved by the window) or kept for this
+        session only (a built-in profile that is never saved)."""
+        where = "and are saved with the profile" if saved else "for this session only (this profile is not saved)"
+        self.intro.setText(
+            f"The folders and URIs this connection offers the server through roots/list. Edits apply at once {where}."
+        )
 
     def handlers(self) -> RootsHolder | None:
         c = self.controller
@@ -206,8 +210,7 @@ class ConnectionRootsPanel(QWidget):
         for handlers in targets.values():
             handlers.set_roots(payload)
         self.rootsEdited.emit(roots)
-        conn = self.controller.connection
-        if self.controller.state is ConnectionState.CONNECTED and conn is not None and self.list_changed_declared():
+        if live_connection(self.controller) is not None and self.list_changed_declared():
             task = asyncio.get_event_loop().create_task(self._notify())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -219,7 +222,7 @@ class ConnectionRootsPanel(QWidget):
         return found if isinstance(found, RootsHolder) else None
 
     async def _notify(self) -> None:
-        conn = self.controller.connection
+        conn = live_connection(self.controller)
         if conn is None:
             return
         try:
@@ -231,11 +234,12 @@ class ConnectionRootsPanel(QWidget):
         stamp = time.strftime("%H:%M:%S")
         self.status_label.setText(f"Sent notifications/roots/list_changed at {stamp}; the server may ask again.")
 
-    def _on_state(self, _state: str) -> None:
+    def on_state(self, _state: ConnectionState) -> None:
+        """The controller's ``stateChanged`` (wired by the connection tab)."""
         self._update_status()
 
     def _update_status(self) -> None:
-        connected = self.controller.state is ConnectionState.CONNECTED
+        connected = live_connection(self.controller) is not None
         if not self.list_changed_declared():
             text = (
                 "roots.listChanged is not declared: the server only sees edits when it sends roots/list again."

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
+
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["FLUSH_MS", "MAX_LINES", "StderrConsole"]
 
@@ -66,10 +68,7 @@ class StderrConsole(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.text, 1)
 
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(FLUSH_MS)
-        self._timer.timeout.connect(self.flush)
+        self._timer = coalescer(self, FLUSH_MS, self.flush)
         self._update_label()
 
     @property

@@ -30,17 +30,21 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.cli.command_line import CliCommand, cli_command
-from inspector.content.format import break_long_lines, human_duration, human_size
+from inspector.content.format import break_long_lines, human_duration
 from inspector.content.jsonscan import LazyJson
-from inspector.content.jsontext import JsonPath, nearest_span, parse_path, render_json
+from inspector.content.jsontext import nearest_span, render_json
+from inspector.content.plural import noun, plural
+from inspector.protocol.jsonpath import JsonPath, parse_path
+from inspector.protocol.sizes import format_size
 from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import Recording, RecordRow
 from inspector.store.recording.rows import RowSource
 from inspector.ui.log.highlight import LazyHighlighter, mark_lines
-from inspector.ui.log.json_tree import JsonScanDriver, JsonTreeModel
 from inspector.ui.log.palette import kind_colour, severity_colour
 from inspector.ui.log.payload_viewer import PayloadViewer, prepare_tree_view, show_tree_model
 from inspector.ui.log.worker import RecordingWorker
+from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
+from inspector.ui.widgets.style import is_dark
 
 __all__ = ["TEXT_LIMIT", "DetailPane"]
 
@@ -195,6 +199,7 @@ class DetailPane(QWidget):
         rec = self._rec
         if seq is None or rec is None or rec.closed:
             self.header.setText("")
+            self.placeholder.setText("Select a message to see its payload.")
             self.stack.setCurrentWidget(self.placeholder)
             return
         self.load_started = time.perf_counter()
@@ -202,9 +207,9 @@ class DetailPane(QWidget):
             found = self._source.cells_for([seq]) if self._source is not None else []
             size = found[0].size if found else 0
         if size > TEXT_LIMIT and self._worker is not None:
-            self.header.setText(f"#{seq} · loading {human_size(size)}…")
+            self.header.setText(f"#{seq} · loading {format_size(size)}…")
             self.stack.setCurrentWidget(self.placeholder)
-            self.placeholder.setText(f"Loading {human_size(size)}…")
+            self.placeholder.setText(f"Loading {format_size(size)}…")
             self._token = self._worker.load_row(seq)
             return
         self._show_row(rec.get(seq))
@@ -242,7 +247,7 @@ class DetailPane(QWidget):
     def _show_tree_later(self, row: RecordRow) -> None:
         """The tree on the next turn of the event loop, so that a big payload's arrival (its string handed over
         by the reader thread) and the tree's first enumeration are two short stalls instead of one long one."""
-        self.placeholder.setText(f"Indexing {human_size(len(row.raw))}…")
+        self.placeholder.setText(f"Indexing {format_size(len(row.raw))}…")
 
         def show() -> None:
             if self._row is row:
@@ -261,7 +266,7 @@ class DetailPane(QWidget):
             parts.append(f"id {_escape(json.dumps(row.msg_id))}")
         if row.kind not in (Kind.STDERR, Kind.TRANSPORT):
             parts.append(arrow)
-        parts.append(human_size(row.size))
+        parts.append(format_size(row.size))
         if row.latency is not None:
             parts.append(f"latency {human_duration(row.latency)}")
         if row.forced:
@@ -304,14 +309,17 @@ class DetailPane(QWidget):
                 rendered = render_json(self._value)
                 shown, self._spans = rendered.text, rendered.spans
                 if rendered.cut_strings:
-                    self._set_note(f"{rendered.cut_strings} long string(s) are cut here; Open full shows them whole.")
+                    cut = rendered.cut_strings
+                    self._set_note(
+                        f"{plural(cut, 'long string')} {noun(cut, 'is', 'are')} cut here; Open full shows them whole."
+                    )
             except RecursionError:
                 shown = json.dumps(self._value, indent=2, ensure_ascii=False)
         else:
             notes = []
             if len(text) > TEXT_LIMIT:
                 shown = text[:TEXT_LIMIT]
-                notes.append(f"Showing the first {human_size(TEXT_LIMIT)}; Open full shows everything.")
+                notes.append(f"Showing the first {format_size(TEXT_LIMIT)}; Open full shows everything.")
             shown, broken = break_long_lines(shown)
             if broken:
                 notes.append("Long lines are broken for display (Copy gives the text as received).")
@@ -324,7 +332,7 @@ class DetailPane(QWidget):
     def _show_tree(self, text: str) -> None:
         self._doc = LazyJson(text)
         driver = JsonScanDriver(self._doc, self)
-        self._tree_model = JsonTreeModel(driver, self)
+        self._tree_model = JsonTreeModel(parent=self, driver=driver, dark=is_dark(self))
         self._tree_model.failed.connect(lambda msg: self._set_note(f"Not well-formed JSON: {msg}"))
         driver.progressed.connect(self._on_scan_progress)
         driver.finished.connect(self._on_scan_progress)
@@ -333,14 +341,14 @@ class DetailPane(QWidget):
         root = self._tree_model.root_index()
         if self._tree_model.canFetchMore(root):  # the view may have fetched the first children already
             self._tree_model.fetchMore(root)
-        self._set_note(f"Large payload ({human_size(len(text))}): shown as a tree. Indexing…")
+        self._set_note(f"Large payload ({format_size(len(text))}): shown as a tree. Indexing…")
         driver.start()
 
     def _on_scan_progress(self, *_: object) -> None:
         doc = self._doc
         if doc is None or self._row is None:
             return
-        size = human_size(len(doc.text))
+        size = format_size(len(doc.text))
         if doc.error:
             self._set_note(f"Large payload ({size}) is not well-formed JSON: {doc.error}")
         elif doc.scan_done:
@@ -350,9 +358,12 @@ class DetailPane(QWidget):
 
     def _drop_tree(self) -> None:
         if self._tree_model is not None:
-            self._tree_model.driver.stop()
+            driver = self._tree_model.driver
+            if driver is not None:
+                driver.stop()
             self.tree.setModel(None)  # type: ignore[arg-type]
-            self._tree_model.driver.deleteLater()
+            if driver is not None:
+                driver.deleteLater()
             self._tree_model.deleteLater()
             self._tree_model = None
         self._doc = None
@@ -408,8 +419,9 @@ class DetailPane(QWidget):
 
     def highlight_path(self, path_text: str) -> JsonPath | None:
         """Highlight the value at a diagnostic's JSON path (or its nearest existing parent)."""
-        path = parse_path(path_text)
-        if path is None:
+        try:
+            path = parse_path(path_text.strip())
+        except ValueError:
             return None
         if self.mode == "tree" and self._tree_model is not None:
             index, reached = self._tree_model.index_for_path(path)

@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QMouseEvent, QShortcut
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QMenu, QToolButton, QWidget
 
 from inspector.protocol.wire import Kind
 from inspector.store.recording import RecordFilter
+from inspector.ui.widgets.timers import coalescer
 
-__all__ = ["KIND_LABELS", "SEARCH_DEBOUNCE_MS", "FilterBar"]
+__all__ = ["KIND_LABELS", "SEARCH_DEBOUNCE_MS", "FilterBar", "describe_filter"]
 
 SEARCH_DEBOUNCE_MS: Final = 250
 _LABELS: Final = {
@@ -31,6 +32,24 @@ KIND_LABELS: Final = {
 }
 """Every row kind the recording knows, in menu order."""
 _ALL_METHODS: Final = "All methods"
+
+
+def describe_filter(f: RecordFilter) -> str:
+    """``search "foo", diagnostics only`` — the active parts of a filter, in words."""
+    parts: list[str] = []
+    if f.has_text():
+        parts.append(f'search "{(f.text or "").strip()}"')
+    if f.kinds is not None:
+        kinds = [KIND_LABELS.get(str(k), str(k)).lower() for k in f.kinds]
+        parts.append(("only " + ", ".join(kinds)) if kinds else "no kinds")
+    if f.directions is not None:
+        names = {"out": "client to server", "in": "server to client"}
+        parts.append("only " + " and ".join(names.get(str(d), str(d)) for d in f.directions))
+    if f.methods is not None:
+        parts.append("method " + ", ".join(f.methods))
+    if f.diagnostics_only:
+        parts.append("diagnostics only")
+    return ", ".join(parts)
 
 
 class _StickyMenu(QMenu):
@@ -111,10 +130,7 @@ class FilterBar(QWidget):
             "Full-text search over payloads: every word must occur (word prefixes match, case-insensitive)"
         )
         self.search_edit.setMinimumWidth(220)
-        self._debounce = QTimer(self)
-        self._debounce.setSingleShot(True)
-        self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
-        self._debounce.timeout.connect(self._changed)
+        self._debounce = coalescer(self, SEARCH_DEBOUNCE_MS, self._changed)
         self.search_edit.textChanged.connect(lambda _text: self._debounce.start())
         self.search_edit.returnPressed.connect(self._search_now)
         QShortcut(QKeySequence.StandardKey.Find, self, self.focus_search)
@@ -135,6 +151,19 @@ class FilterBar(QWidget):
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.count_label.setMinimumWidth(160)
 
+        self.notice_label = QLabel(self)
+        self.notice_label.setObjectName("filterNotice")
+        self.notice_label.setWordWrap(False)
+        self.notice_label.hide()
+        self.restore_button = QToolButton(self)
+        self.restore_button.setText("Restore filters")
+        self.restore_button.setToolTip("Put back the filters that were cleared")
+        self.restore_button.setAutoRaise(True)
+        self.restore_button.clicked.connect(self.restore_filters)
+        self.restore_button.hide()
+        self._cleared: RecordFilter | None = None
+        """The filters a jump cleared (``restore_filters`` puts them back)."""
+
         layout = QHBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(6)
@@ -142,6 +171,8 @@ class FilterBar(QWidget):
             layout.addWidget(widget)
         layout.addWidget(self.diagnostics_button)
         layout.addWidget(self.reset_button)
+        layout.addWidget(self.notice_label)
+        layout.addWidget(self.restore_button)
         layout.addStretch(1)
         layout.addWidget(self.count_label)
         self._quiet = False
@@ -208,6 +239,53 @@ class FilterBar(QWidget):
 
         self._batch(clear)
 
+    def apply_filter(self, f: RecordFilter) -> None:
+        """Show ``f`` in the bar's controls (one ``filterChanged``)."""
+
+        def put() -> None:
+            for kind, action in self.kind_actions.items():
+                action.setChecked(f.kinds is None or kind in {str(k) for k in f.kinds})
+            directions = list(f.directions or [])
+            self.direction_combo.setCurrentIndex(
+                max(0, self.direction_combo.findData(str(directions[0]))) if len(directions) == 1 else 0
+            )
+            methods = list(f.methods or [])
+            self.set_method(methods[0] if len(methods) == 1 else None)
+            self.search_edit.setText(f.text or "")
+            self.diagnostics_button.setChecked(f.diagnostics_only)
+
+        self._batch(put)
+
+    def clear_for_jump(self, target: str) -> None:
+        """Clear every filter to show ``target`` (a row they hide), and say so: the notice names what was
+        cleared and offers to restore it."""
+        before = self.current_filter()
+        self.reset()
+        if before.is_empty():
+            return
+        self._cleared = before
+        self.notice_label.setText(f"ⓘ Filters cleared to show {target} ({describe_filter(before)})")
+        self.notice_label.setToolTip("The row was hidden by the filters; Restore filters puts them back")
+        self.notice_label.show()
+        self.restore_button.show()
+
+    def restore_filters(self) -> None:
+        cleared = self._cleared
+        self.clear_notice()
+        if cleared is not None:
+            self.apply_filter(cleared)
+
+    def clear_notice(self) -> None:
+        self._cleared = None
+        self.notice_label.clear()
+        self.notice_label.hide()
+        self.restore_button.hide()
+
+    @property
+    def notice(self) -> str:
+        """The notice shown in the bar ("" when none)."""
+        return self.notice_label.text() if not self.notice_label.isHidden() else ""
+
     def set_counts(self, shown: int, total: int, *, building: bool = False, error: str | None = None) -> None:
         if error:
             self.count_label.setText(f"⚠ {error}")
@@ -240,6 +318,8 @@ class FilterBar(QWidget):
     def _changed(self, *_: object) -> None:
         if self._quiet:
             return
+        if self._cleared is not None and not self.current_filter().is_empty():
+            self.clear_notice()  # the person filters again: the notice about the cleared filters is stale
         self._update_kinds_label()
         self._debounce.stop()
         self.filterChanged.emit(self.current_filter())

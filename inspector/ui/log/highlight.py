@@ -15,7 +15,7 @@ from pygments.lexer import Lexer
 from pygments.lexers import JsonLexer
 from pygments.styles import get_style_by_name
 from pygments.token import Token, _TokenType
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -28,6 +28,8 @@ from PySide6.QtGui import (
     QTextLayout,
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
+
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["DARK_STYLE", "LIGHT_STYLE", "LazyHighlighter", "TokenFormats", "mark_lines"]
 
@@ -80,10 +82,7 @@ class LazyHighlighter(QObject):
         self._enabled = True
         self.highlighted_blocks = 0
         """How many blocks were coloured since the last reset (for tests and benchmarks)."""
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self.apply)
+        self._timer = coalescer(self, 0, self.apply)
         editor.verticalScrollBar().valueChanged.connect(self.schedule)
         editor.document().contentsChanged.connect(self.schedule)
         editor.viewport().installEventFilter(self)

@@ -15,15 +15,18 @@ from collections import OrderedDict
 from enum import IntEnum
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 
-from inspector.content.format import human_duration, human_size
+from inspector.content.format import human_duration
+from inspector.protocol.sizes import format_size
 from inspector.protocol.wire import Kind
 from inspector.store.recording import RecordFilter, Recording, RecordingError
 from inspector.store.recording.rows import Cells, RowSource, open_row_source
-from inspector.ui.log.palette import is_dark, kind_colours
+from inspector.ui.log.palette import kind_colours
 from inspector.ui.log.worker import RecordingWorker, SeqBatch
+from inspector.ui.widgets.style import is_dark
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["BLOCK", "Column", "KindRole", "LogTableModel", "SeqRole", "SeverityRole"]
 
@@ -128,10 +131,7 @@ class LogTableModel(QAbstractTableModel):
         self._colours: dict[str, QColor] = {}
         self._dark_palette = False
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        self._catch_up = QTimer(self)
-        self._catch_up.setSingleShot(True)
-        self._catch_up.setInterval(CATCH_UP_MS)
-        self._catch_up.timeout.connect(self.refresh)
+        self._catch_up = coalescer(self, CATCH_UP_MS, self.refresh)
         if recording is not None:
             self.set_recording(recording)
 
@@ -467,7 +467,7 @@ class LogTableModel(QAbstractTableModel):
             c.method or "",
             c.id_text,
             "" if c.latency is None else human_duration(c.latency),
-            human_size(c.size),
+            format_size(c.size),
             str(c.diag_count) if c.diag_count else "",
             c.summary,
         )

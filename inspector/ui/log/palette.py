@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QColor
 
 from inspector.protocol.wire import Kind
+from inspector.ui.widgets.style import is_dark
 
-__all__ = ["SEVERITY_COLOURS", "is_dark", "kind_colour", "kind_colours", "severity_colour"]
+__all__ = ["SEVERITY_COLOURS", "kind_colour", "kind_colours", "severity_colour"]
 
 _LIGHT: Final = {
     Kind.REQUEST.value: "#1d4ed8",
@@ -32,10 +33,6 @@ _DARK: Final = {
 }
 SEVERITY_COLOURS: Final = {"violation": "#dc2626", "warning": "#d97706", "info": "#2563eb"}
 _GREY: Final = "#6b7280"
-
-
-def is_dark() -> bool:
-    return QGuiApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128
 
 
 def kind_colours(dark: bool) -> dict[str, QColor]:

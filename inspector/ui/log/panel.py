@@ -18,7 +18,6 @@ from PySide6.QtCore import (
     QModelIndex,
     QPoint,
     Qt,
-    QTimer,
     Signal,
 )
 from PySide6.QtGui import QAction, QKeySequence
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
     QHeaderView,
+    QLabel,
     QMenu,
     QSplitter,
     QTableView,
@@ -39,6 +39,7 @@ from inspector.ui.log.delegates import BadgeDelegate, CellDelegate
 from inspector.ui.log.detail import DetailPane
 from inspector.ui.log.filters import FilterBar
 from inspector.ui.log.model import Column, LogTableModel
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["LogPanel"]
 
@@ -94,9 +95,7 @@ class LogPanel(QWidget):
         self._follow = True
         self._pending_seq: int | None = None
         self._last_refresh = 0.0
-        self._refresh_timer = QTimer(self)
-        self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.timeout.connect(self._refresh_now)
+        self._refresh_timer = coalescer(self, 0, self._refresh_now)
         self._export_paths: dict[int, str] = {}
         self.filter_bar.filterChanged.connect(self._on_filter)
         self.model.progressed.connect(self._on_progress)
@@ -131,6 +130,16 @@ class LogPanel(QWidget):
             hh.resizeSection(column, width)
         v.setItemDelegate(CellDelegate(self.model, v))
         v.setItemDelegateForColumn(Column.DIAGNOSTICS, BadgeDelegate(self.model, v))
+        # shown over the empty table: an empty log says why (nothing yet, or the filters hide everything)
+        self.empty_label = QLabel(v.viewport())
+        self.empty_label.setObjectName("logEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setEnabled(False)
+        self.empty_label.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        empty_layout = QVBoxLayout(v.viewport())
+        empty_layout.addWidget(self.empty_label)
+        self.empty_label.hide()
 
     def _setup_actions(self) -> None:
         self.jump_action = QAction("Jump to Response / Request", self)
@@ -208,7 +217,8 @@ class LogPanel(QWidget):
         return self.model.seq_at(index.row()) if index.isValid() else None
 
     def select_seq(self, seq: int, *, reveal: bool = True) -> bool:
-        """Select the row of ``seq``. If a filter hides it, clear the filters first (``reveal``).
+        """Select the row of ``seq``. If a filter hides it, clear the filters first (``reveal``), saying so in the
+        filter bar (which offers to restore them).
 
         Returns False when the row cannot be shown (yet: a filter still being computed selects
         it once it gets there).
@@ -228,7 +238,7 @@ class LogPanel(QWidget):
             self._pending_seq = seq
             return False
         if reveal and not self.model.filter.is_empty():
-            self.filter_bar.reset()
+            self.filter_bar.clear_for_jump(f"row #{seq}")  # says so in the bar, with "Restore filters"
             return self.select_seq(seq, reveal=False)
         return False
 
@@ -337,7 +347,29 @@ class LogPanel(QWidget):
         if self._pending_seq is not None and not m.building and m.row_of(self._pending_seq) is None:
             self._pending_seq = None  # filtered out
         self.filter_bar.set_counts(m.rowCount(), m.total, building=m.building, error=m.error)
+        self._update_empty()
         self.countsChanged.emit(m.rowCount(), m.total)
+
+    def _update_empty(self) -> None:
+        """No row to show: say why over the table, and empty the detail pane (its row is not in the list)."""
+        m = self.model
+        empty = m.rowCount() == 0 and not m.building and m.error is None
+        if empty:
+            if not m.filter.is_empty() and m.total:
+                text = f"No messages match the filters ({m.total:,} hidden). Reset shows them all."
+            else:
+                text = "No messages yet."
+            self.empty_label.setText(text)
+            if self.detail.seq is not None:
+                self.detail.show_seq(None)
+                self.model.set_partner(None)
+                self.selectedSeqChanged.emit(None)
+        self.empty_label.setVisible(empty)
+
+    @property
+    def empty_text(self) -> str:
+        """What the empty table says ("" while it shows rows)."""
+        return self.empty_label.text() if not self.empty_label.isHidden() else ""
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         cells = self.model.cells(current.row()) if current.isValid() else None

@@ -25,10 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.content.format import break_long_lines, human_size
+from inspector.content.format import break_long_lines
 from inspector.content.jsonscan import LazyJson, PrettyStream
+from inspector.protocol.sizes import format_size
 from inspector.ui.log.highlight import LazyHighlighter
-from inspector.ui.log.json_tree import JsonScanDriver, JsonTreeModel
+from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
+from inspector.ui.widgets.style import is_dark, monospace_font
 
 __all__ = ["TEXT_CAP", "PayloadViewer", "prepare_tree_view", "show_tree_model"]
 
@@ -42,6 +44,7 @@ def prepare_tree_view(view: QTreeView) -> QTreeView:
     view.setUniformRowHeights(True)
     view.setAlternatingRowColors(True)
     view.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
+    view.setFont(monospace_font())
     return view
 
 
@@ -51,11 +54,13 @@ def show_tree_model(view: QTreeView, model: JsonTreeModel) -> None:
     view.setRootIndex(model.root_index())
     header = view.header()
     header.setStretchLastSection(False)
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-    header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
-    header.resizeSection(0, 220)
-    header.resizeSection(2, 80)
+    header.setSectionResizeMode(JsonTreeModel.KEY_COLUMN, QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(JsonTreeModel.VALUE_COLUMN, QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(JsonTreeModel.TYPE_COLUMN, QHeaderView.ResizeMode.Interactive)
+    header.setSectionResizeMode(JsonTreeModel.SIZE_COLUMN, QHeaderView.ResizeMode.Interactive)
+    header.resizeSection(JsonTreeModel.KEY_COLUMN, 220)
+    header.resizeSection(JsonTreeModel.TYPE_COLUMN, 70)
+    header.resizeSection(JsonTreeModel.SIZE_COLUMN, 80)
 
 
 class PayloadViewer(QMainWindow):
@@ -74,7 +79,7 @@ class PayloadViewer(QMainWindow):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowFlag(Qt.WindowType.Window)
-        self.setWindowTitle(f"{title} — {human_size(size if size is not None else len(text))}")
+        self.setWindowTitle(f"{title} — {format_size(size if size is not None else len(text))}")
         self.resize(1000, 760)
         self.payload = text
         stripped = text.lstrip()[:1]
@@ -95,7 +100,7 @@ class PayloadViewer(QMainWindow):
         if self.is_json:
             driver = JsonScanDriver(doc.fork() if doc is not None else LazyJson(text), self)
             self.driver = driver
-            self.tree_model = JsonTreeModel(driver, self)
+            self.tree_model = JsonTreeModel(parent=self, driver=driver, dark=is_dark(self))
             self.tree_view = prepare_tree_view(QTreeView(self))
             show_tree_model(self.tree_view, self.tree_model)
             self.tabs.addTab(self.tree_view, "Tree")
@@ -151,7 +156,7 @@ class PayloadViewer(QMainWindow):
                 chunk = chunk[: TEXT_CAP - self._shown]
                 done = True
                 self.note.setText(
-                    f"Text shows the first {human_size(TEXT_CAP)} of the formatted payload; "
+                    f"Text shows the first {format_size(TEXT_CAP)} of the formatted payload; "
                     "use Save payload… for all of it."
                 )
             cursor = QTextCursor(self.text_view.document())

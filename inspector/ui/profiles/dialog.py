@@ -36,12 +36,13 @@ from PySide6.QtWidgets import (
 
 from inspector.protocol.versions import HANDSHAKE_VERSIONS
 from inspector.store.profiles import Header, Profile
+from inspector.store.secrets import KEYRING_STORED_HINT, SecretStore
 from inspector.ui.connection.roots import folder_root
 from inspector.ui.profiles.views import EnvTable, LimitsTable, RootsTable
 
 __all__ = ["ProfileDialog"]
 
-STORED_HINT = "stored in the keyring (type to replace)"
+STORED_HINT = KEYRING_STORED_HINT
 AUTH_MODE_LABELS = (("None", "none"), ("Bearer token", "bearer"), ("OAuth 2.1", "oauth"))
 
 
@@ -82,8 +83,12 @@ def _seconds_box(maximum: float) -> QDoubleSpinBox:
 class ProfileDialog(QDialog):
     """Create (``profile=None``) or edit a profile."""
 
-    def __init__(self, profile: Profile | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, profile: Profile | None = None, parent: QWidget | None = None, *, secrets: SecretStore | None = None
+    ) -> None:
+        """``secrets``: where secret values go (its ``stored_hint`` is the placeholder of a stored secret)."""
         super().__init__(parent)
+        self.stored_hint = secrets.stored_hint if secrets is not None else STORED_HINT
         self.editing = profile is not None
         self.save_hook: Callable[[], str | None] | None = None
         """Called on Save once the fields are valid: None when saved, else why not (the dialog stays open)."""
@@ -140,6 +145,7 @@ class ProfileDialog(QDialog):
         cwd_row.addWidget(self.cwd_edit, 1)
         cwd_row.addWidget(self.cwd_button)
         self.env_table = EnvTable()
+        self.env_table.stored_hint = self.stored_hint
         self.add_env_button = QPushButton("Add variable")
         self.remove_env_button = QPushButton("Remove")
         env_buttons = QHBoxLayout()
@@ -159,6 +165,7 @@ class ProfileDialog(QDialog):
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("https://example.com/mcp")
         self.header_table = HeaderTable()
+        self.header_table.stored_hint = self.stored_hint
         self.add_header_button = QPushButton("Add header")
         self.remove_header_button = QPushButton("Remove")
         header_buttons = QHBoxLayout()
@@ -388,7 +395,7 @@ class ProfileDialog(QDialog):
     def _load_secret(self, edit: QLineEdit, value: str | None, key: str, p: Profile) -> None:
         edit.setText(value or "")
         if value is None and key in p.stored_secrets:
-            edit.setPlaceholderText(STORED_HINT)
+            edit.setPlaceholderText(self.stored_hint)
         edit.setProperty("stored", value is None and key in p.stored_secrets)
 
     def _load(self, p: Profile) -> None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from inspector.store.imports import FORMAT_LABELS, ImportResult, import_file, known_locations
 from inspector.store.profiles import Profile
+from inspector.store.secrets import SecretStore
 
 __all__ = ["ImportDialog"]
 
@@ -38,16 +39,18 @@ _ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class ImportDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, secrets: SecretStore | None = None) -> None:
+        """``secrets``: where imported secret values will go (its ``where`` words the intro)."""
         super().__init__(parent)
         self.setWindowTitle("Import servers")
         self.setModal(True)
         self.resize(760, 480)
         self.result_data: ImportResult | None = None
 
-        intro = QLabel(
+        where = secrets.where if secrets is not None else "the secret store, never to the profiles file"
+        self.intro = intro = QLabel(
             "Import MCP servers from Claude Desktop, Cursor, VS Code or the MCP Inspector catalog. "
-            "Secret-looking variables and headers go to the keyring."
+            f"Secret-looking variables and headers go to {where}."
         )
         intro.setWordWrap(True)
         self.locations_combo = QComboBox()

@@ -202,7 +202,7 @@ class ProfilesPanel(QWidget):
         return self._open_dialog(self.model.store.get(profile_id))
 
     def _open_dialog(self, profile: Profile | None) -> ProfileDialog:
-        dialog = ProfileDialog(profile, parent=self)
+        dialog = ProfileDialog(profile, parent=self, secrets=self.model.store.secrets)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.save_hook = lambda: self._save_from(dialog)
         self.dialog = dialog
@@ -243,7 +243,7 @@ class ProfilesPanel(QWidget):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Delete profile",
-            f'Delete the profile "{name}"? Its stored secrets are removed from the keyring too.',
+            f'Delete the profile "{name}"? Its stored secrets are removed from {self.model.store.secrets.where} too.',
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             self,
         )

@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.protocol.limits import DEFAULT_LIMITS, Limits, format_size, limit_docs
+from inspector.protocol.limits import DEFAULT_LIMITS, Limits, limit_docs
+from inspector.protocol.sizes import format_size, parse_size
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, Root
+from inspector.store.secrets import KEYRING_STORED_HINT
 
 __all__ = [
     "DESCRIPTION_ROLE",
@@ -212,6 +214,9 @@ class ProfileDelegate(QStyledItemDelegate):
 class EnvTable(QTableWidget):
     """Name / value / secret rows; a secret's value is masked."""
 
+    stored_hint = KEYRING_STORED_HINT
+    """The placeholder of a stored secret's value (the dialog sets its ``SecretStore.stored_hint``)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 3, parent)
         self.setHorizontalHeaderLabels(["Variable", "Value", "Secret"])
@@ -230,9 +235,9 @@ class EnvTable(QTableWidget):
         name_edit.setPlaceholderText("NAME")
         value_edit = QLineEdit(value or "")
         if value is None:
-            value_edit.setPlaceholderText("stored in the keyring (type to replace)" if stored else "not set")
+            value_edit.setPlaceholderText(self.stored_hint if stored else "not set")
         secret_box = QCheckBox()
-        secret_box.setToolTip("Keep the value in the OS keyring, never in the profiles file")
+        secret_box.setToolTip("A secret: its value is kept out of the profiles file")
         secret_box.toggled.connect(lambda on: value_edit.setEchoMode(self._echo(on)))
         secret_box.setChecked(secret)
         value_edit.setEchoMode(self._echo(secret))
@@ -347,7 +352,7 @@ class LimitsTable(QTableWidget):
         if not name.endswith("_bytes"):
             return str(value)
         text = format_size(value)
-        return text if "." not in text and not text.endswith(("bytes", "byte")) else str(value)
+        return text if not text.endswith(" B") and parse_size(text) == value else str(value)
 
     def set_overrides(self, overrides: dict[str, int]) -> None:
         for row, name in enumerate(Limits.names()):

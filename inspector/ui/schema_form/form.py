@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QSize, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.protocol.jsonpath import format_path, parse_path
 from inspector.schema import (
     MISSING,
     FieldError,
@@ -36,14 +37,13 @@ from inspector.schema import (
     Node,
     SchemaValidator,
     classify,
-    format_path,
     parse_json_text,
-    parse_path,
     to_json_text,
 )
 from inspector.ui.schema_form.base import Editor
 from inspector.ui.schema_form.slot import Slot
 from inspector.ui.schema_form.style import error_label, help_label
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["SchemaForm"]
 
@@ -116,10 +116,7 @@ class SchemaForm(QWidget):
         layout.addWidget(self.form_error_label)
         layout.addWidget(self.stack, 1)
 
-        self.validation_timer = QTimer(self)
-        self.validation_timer.setSingleShot(True)
-        self.validation_timer.setInterval(self.VALIDATION_DELAY_MS)
-        self.validation_timer.timeout.connect(self._refresh_errors)
+        self.validation_timer = coalescer(self, self.VALIDATION_DELAY_MS, self._refresh_errors)
         self.root.changed.connect(self._on_form_changed)
         self.raw_edit.textChanged.connect(self._on_raw_changed)
         self.raw_toggle.toggled.connect(self._on_raw_toggled)
@@ -167,6 +164,46 @@ class SchemaForm(QWidget):
         self.validation_timer.stop()
         self._show(found)
         return [str(error) for error in found]
+
+    def problems(self) -> list[FieldError]:
+        """Every problem with its path (as ``errors()``, also shown inline): what a list of problems shows and
+        ``focus_field(error.path_str)`` goes to."""
+        found = self._collect()
+        self.validation_timer.stop()
+        self._show(found)
+        return found
+
+    def focus_field(self, path: str) -> bool:
+        """Scroll to the field at ``path`` (the deepest one that exists) and give its editor the focus; in raw
+        mode the raw editor. False when nothing could take the focus."""
+        if self._raw:
+            self.raw_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            return True
+        try:
+            parts = parse_path(path, root="")
+        except ValueError:
+            parts = ()
+        slot, _used = self.root.locate(parts)
+        if slot is self.root:
+            self.scroll_area.ensureVisible(0, 0)
+            return False
+        self.scroll_area.ensureWidgetVisible(slot, 20, 20)
+        widget = slot.editor_widget()
+        widget.setFocus(Qt.FocusReason.OtherFocusReason)
+        return True
+
+    def fitting_height(self) -> int:
+        """The height that shows the whole form without scrolling (toolbar, form-level errors, every field)."""
+        layout = self.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        content = self.scroll_area.widget()
+        if self._raw:
+            body = 200
+        else:
+            body = content.sizeHint().height() if content is not None else self.root.sizeHint().height()
+        errors = self.form_error_label.sizeHint().height() + spacing if self.form_error_label.isVisibleTo(self) else 0
+        toolbar = self.raw_toggle.sizeHint().height() + 6
+        return toolbar + spacing + errors + body + 2
 
     def field_errors(self) -> dict[str, list[str]]:
         """Fresh errors grouped by field path (``""`` is the whole value)."""
@@ -218,7 +255,8 @@ class SchemaForm(QWidget):
         for error in found:
             slot, used = self.root.locate(error.path)
             rest = error.path[used:]
-            message = f"{format_path(rest)}: {error.message}" if rest else error.message
+            where = format_path(rest, root="")
+            message = f"{where}: {error.message}" if rest else error.message
             if slot is self.root:
                 banner.append(str(error))
             else:
@@ -297,7 +335,7 @@ class SchemaForm(QWidget):
     def slot(self, path: str) -> Slot | None:
         """The field at ``path`` (``""`` is the root), or None."""
         try:
-            parts = parse_path(path)
+            parts = parse_path(path, root="")
         except ValueError:
             return None
         return self.root.descend(parts)

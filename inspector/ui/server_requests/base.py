@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import QRect, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -24,11 +24,32 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.client.handlers import HandlerError, RequestInfo
-from inspector.ui.widgets.style import Banner, badge_label, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import badge_label, tones
 
-__all__ = ["Outcome", "RequestDialog", "danger_button", "plain_button", "primary_button"]
+__all__ = [
+    "FRAME_ALLOWANCE",
+    "Outcome",
+    "RequestDialog",
+    "available_area",
+    "danger_button",
+    "plain_button",
+    "primary_button",
+]
 
 Outcome = dict[str, Any] | HandlerError | None
+
+FRAME_ALLOWANCE = QSize(16, 48)
+"""Room left around a dialog on the screen for the window manager's frame and title bar."""
+
+
+def available_area(widget: QWidget) -> QRect:
+    """The available geometry of the screen ``widget`` (or its parent window) is on; the primary screen's
+    when it is on none yet."""
+    parent = widget.parentWidget()
+    screen = (parent.window().screen() if parent is not None else None) or widget.screen()
+    screen = screen or QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 800)
 
 
 def primary_button(text: str, parent: QWidget | None = None) -> QPushButton:
@@ -98,6 +119,10 @@ class RequestDialog(QDialog):
         self.primary: QPushButton | None = None
         """The button Ctrl+Enter clicks."""
         self.received = time.time()
+        self.min_width = 560
+        self._fit_pending = False
+        self._fit_area: QRect | None = None
+        """The narrowest ``fit_to_content`` makes the dialog (the screen permitting)."""
         self.setWindowTitle(f"{title} — {label}" if label else title)
         self.setSizeGripEnabled(True)
         t = tones(self)
@@ -199,6 +224,59 @@ class RequestDialog(QDialog):
             lines = [str(d) for d in others[:6]] + ([f"… and {len(others) - 6} more"] if len(others) > 6 else [])
             self.diagnostics_banner = Banner("warning", "This request breaks the protocol", lines, self)
             self.body.addWidget(self.diagnostics_banner)
+
+    # -- size ------------------------------------------------------------------------------------
+
+    def wanted_size(self) -> QSize:
+        """The size that shows all of the content without scrolling (subclasses add what scrolls inside)."""
+        return self.sizeHint()
+
+    def overflow(self) -> int:
+        """Pixels of content that do not fit at the current size (what a scroll area inside hides); 0 here."""
+        return 0
+
+    def fit_to_content(self, available: QRect | None = None) -> QSize:
+        """Resize to the content (``wanted_size``, then grown by any ``overflow`` once laid out), at least
+        ``min_width`` wide, but never beyond the available screen area (``available``; the dialog's screen when
+        None): what does not fit then scrolls. A hidden dialog is measured again when it is shown (only then do
+        word-wrapped texts know their height)."""
+        area = available if available is not None else available_area(self)
+        self._fit_area = area
+        limit = self._fit_limit(area)
+        wanted = self.wanted_size()
+        size = QSize(max(self.min_width, wanted.width()), wanted.height()).boundedTo(limit)
+        self.resize(size)
+        if self.isVisible():
+            return self._grow_to_content(limit)
+        self._fit_pending = True
+        return size
+
+    @staticmethod
+    def _fit_limit(area: QRect) -> QSize:
+        return QSize(
+            max(200, area.width() - FRAME_ALLOWANCE.width()), max(200, area.height() - FRAME_ALLOWANCE.height())
+        )
+
+    def _grow_to_content(self, limit: QSize) -> QSize:
+        """Laid out: grow by what still scrolls (``overflow``), up to ``limit``."""
+        size = self.size()
+        layout = self.layout()
+        for _ in range(4):
+            if layout is None:
+                break
+            layout.activate()
+            extra = self.overflow()
+            if extra <= 0 or size.height() >= limit.height():
+                break
+            size = QSize(size.width(), min(limit.height(), size.height() + extra))
+            self.resize(size)
+        return size
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._fit_pending:
+            self._fit_pending = False
+            self._grow_to_content(self._fit_limit(self._fit_area or available_area(self)))
 
     # -- state -----------------------------------------------------------------------------------
 

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from inspector.client.handlers import RequestInfo
+from inspector.content.plural import plural
 from inspector.ui.schema_form import SchemaForm
 from inspector.ui.server_requests.base import RequestDialog, plain_button, primary_button
-from inspector.ui.widgets.style import Banner, section_label, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import section_label, tones
 
 __all__ = ["ElicitationDialog"]
 
@@ -92,7 +94,30 @@ class ElicitationDialog(RequestDialog):
         self.accept_button.clicked.connect(self.accept_request)
         self.decline_button.clicked.connect(lambda: self.finish({"action": "decline"}))
         self.cancel_button.clicked.connect(lambda: self.finish({"action": "cancel"}))
-        self.resize(640, min(720, max(360, self.sizeHint().height())))
+        self.min_width = 640
+        self.fit_to_content()
+
+    def wanted_size(self) -> QSize:
+        """Every field in view: the form's own hint is capped (it scrolls), its fitting height is not."""
+        hint = self.sizeHint()
+        if self.form is None:
+            return hint
+        extra = max(0, self.form.fitting_height() - self.form.sizeHint().height())
+        return QSize(hint.width(), hint.height() + extra + 8)
+
+    def overflow(self) -> int:
+        """How much of the form its scroll area hides at the current size."""
+        if self.form is None:
+            return 0
+        area = self.form.scroll_area
+        content = area.widget()
+        if content is None:
+            return 0
+        width = area.viewport().width()
+        needed = max(content.minimumSizeHint().height(), content.sizeHint().height())
+        if content.hasHeightForWidth():
+            needed = max(needed, content.heightForWidth(width))
+        return max(0, needed - area.viewport().height())
 
     def accept_request(self) -> bool:
         """Send the form's value when it validates; otherwise point at the problems and stay open."""
@@ -100,7 +125,7 @@ class ElicitationDialog(RequestDialog):
             return False
         errors = self.form.errors()
         if errors:
-            self.show_problems([f"Fix {len(errors)} problem(s) before accepting:", *errors[:5]])
+            self.show_problems([f"Fix {plural(len(errors), 'problem')} before accepting:", *errors[:5]])
             return False
         value = self.form.value()
         self.finish({"action": "accept", "content": value if isinstance(value, dict) else {}})

@@ -4,7 +4,9 @@
 elicitation request joins a queue; the first one gets its dialog, opened with ``open()`` (never ``exec()``) and
 awaited through an asyncio future, so other traffic keeps flowing. ``pendingChanged(n)`` carries the queue
 length for the "N pending" indicator. When the connection cancels a handler task (the server withdrew its
-request, or the connection dropped), the dialog closes without answering and the next one opens.
+request, or the connection dropped), the dialog closes without answering and the next one opens; when it was
+the server that cancelled, a notice (``notice``) says so. While a dialog waits for the person, the connection's
+request timeouts are held (``asking_a_person``): the call that made the server ask cannot time out meanwhile.
 
 Sampling with the profile's auto-reply on is answered at once, without a dialog (``autoReplied`` counts them).
 ``roots/list`` is answered from ``roots`` (editable while connected; see ``inspector.ui.connection.roots``).
@@ -19,10 +21,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from inspector.client.handlers import HandlerError, RequestInfo, current_request
+from inspector.client.handlers import (
+    HandlerError,
+    RequestInfo,
+    asking_a_person,
+    current_request,
+    withdrawn_by_server,
+)
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.jsonrpc import INVALID_PARAMS
 from inspector.store.canned_replies import CannedReplies
@@ -101,6 +109,8 @@ class GuiRequestHandlers(QObject):
         self.answered: list[tuple[str, Any]] = []
         """(kind, outcome) of every request answered through a dialog, in order (for tests and the status)."""
         self._controller: weakref.ref[ConnectionController] | None = None
+        self.notice: QMessageBox | None = None
+        """The notice shown when the server cancelled a request whose dialog was open (until dismissed)."""
 
     # -- wiring ----------------------------------------------------------------------------------
 
@@ -185,13 +195,40 @@ class GuiRequestHandlers(QObject):
         self._changed()
         self._show_next()
         try:
-            return await entry.future
-        except asyncio.CancelledError:
+            with asking_a_person():  # the request that made the server ask must not time out meanwhile
+                return await entry.future
+        except asyncio.CancelledError as exc:
             what = {"sampling": "sampling request", "elicitation": "elicitation", "url": "URL elicitation"}[kind]
-            self.requestWithdrawn.emit(f"The {what} was withdrawn (cancelled by the server, or the connection ended)")
+            if withdrawn_by_server(exc):
+                rid = f" (id {entry.info.id!r})" if entry.info is not None else ""
+                message = (
+                    f"The server cancelled its {what}{rid} before you answered: it no longer waits for an answer, "
+                    "so the dialog was closed and nothing was sent."
+                )
+                if entry.dialog is not None:
+                    self._notify_withdrawn(message)
+            else:
+                message = f"The {what} was withdrawn: the connection ended before you answered."
+            self.requestWithdrawn.emit(message)
             raise
         finally:
             self._done(entry)
+
+    def _notify_withdrawn(self, message: str) -> None:
+        """A visible, non-blocking notice: the dialog the person was looking at vanishes, this says why."""
+        if self.notice is not None:
+            self.notice.close()
+        box = QMessageBox(QMessageBox.Icon.Information, "The server gave up", message, parent=self._parent())
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        box.setWindowModality(Qt.WindowModality.NonModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.finished.connect(lambda _code, b=box: self._forget_notice(b))
+        self.notice = box
+        box.show()
+
+    def _forget_notice(self, box: QMessageBox) -> None:
+        if self.notice is box:
+            self.notice = None
 
     def _changed(self) -> None:
         count = len(self.queue)

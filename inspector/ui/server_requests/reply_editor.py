@@ -28,7 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content.blocks import decoded_size
+from inspector.content.plural import plural
 from inspector.content.server_requests import STOP_REASONS, ReplyDraft, ReplyKind, SamplingRequest, load_media
+from inspector.protocol.sizes import format_size
 from inspector.store.canned_replies import CannedReplies, CannedReply
 from inspector.ui.server_requests.canned import CannedPicker
 from inspector.ui.widgets.style import monospace_font, tones
@@ -208,7 +211,7 @@ class ReplyEditor(QWidget):
             self.preview.clear()
             return
         data, mime, name = found
-        self.file_label.setText(f"{name} · {mime} · {len(data) * 3 // 4 / 1024:.1f} KiB")
+        self.file_label.setText(f"{name} · {mime} · {format_size(decoded_size(data))}")
         if kind == "image":
             image = QImage.fromData(base64.b64decode(data))
             if not image.isNull():
@@ -244,7 +247,7 @@ class ReplyEditor(QWidget):
             self._drop_raw()
             self._raw_content = content
             count = len(content) if isinstance(content, list) else 1
-            self.raw_note.setText(f"Sending the canned reply “{reply.name}” as saved ({count} block(s)).")
+            self.raw_note.setText(f"Sending the canned reply “{reply.name}” as saved ({plural(count, 'block')}).")
             self.raw_note.show()
             return
         self._drop_raw()

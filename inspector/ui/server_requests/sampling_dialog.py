@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from inspector.client.handlers import HandlerError, RequestInfo
@@ -112,8 +112,13 @@ class SamplingDialog(RequestDialog):
         self.reject_button.clicked.connect(self.reject_request)
         self.approve_button.clicked.connect(self.approve)
         self.reply.changed.connect(lambda: self.show_problems([]))
-        self.resize(1060, 780)
+        self.min_width = 1060
+        self.fit_to_content()
         self.reply.text_edit.setFocus()
+
+    def wanted_size(self) -> QSize:
+        """Room for the conversation and the reply editor side by side (each scrolls inside when longer)."""
+        return QSize(1060, 780).expandedTo(self.sizeHint())
 
     def approve(self) -> bool:
         """Send the reply, unless it is incomplete (then say why and stay open)."""

@@ -1,6 +1,7 @@
 """The connection header's indicator of server requests: "N pending" and the sampling auto-reply switch.
 
-``RequestsIndicator(controller)`` follows the controller's live handlers (``GuiRequestHandlers``). The pending
+``RequestsIndicator(controller)`` follows the controller's live handlers (``GuiRequestHandlers``; the connection
+tab wires ``on_state`` to the controller and calls ``rebind`` when the settings change). The pending
 pill appears while requests wait for the person (click it to bring the dialog forward); the auto-reply pill
 is amber while sampling requests are being answered automatically, and toggles that for this connection.
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QMenu, QToolButton, QWidget
 
-from inspector.ui.connection.controller import ConnectionController
+from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.server_requests.gui_handlers import GuiRequestHandlers
 from inspector.ui.widgets.style import tones
 
@@ -56,10 +57,10 @@ class RequestsIndicator(QWidget):
         self.pending_button.clicked.connect(self.show_current)
         self.auto_button.toggled.connect(self._on_auto_toggled)
         self.text_action.triggered.connect(self.ask_text)
-        controller.stateChanged.connect(self._on_state)  # a method: disconnected when this widget goes away
         self.rebind()
 
-    def _on_state(self, _state: str) -> None:
+    def on_state(self, _state: ConnectionState) -> None:
+        """The controller's ``stateChanged`` (wired by the connection tab)."""
         self.rebind()
 
     def rebind(self) -> None:

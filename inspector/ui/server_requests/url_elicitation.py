@@ -26,7 +26,8 @@ from inspector.content.server_requests import split_url
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
 from inspector.ui.server_requests.base import RequestDialog, plain_button, primary_button
-from inspector.ui.widgets.style import Banner, badge_label, monospace_font, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import badge_label, monospace_font, tones
 
 __all__ = [
     "COMPLETE_METHOD",
@@ -239,8 +240,8 @@ class UrlElicitationDialog(RequestDialog):
             self.buttons.addStretch(1)
             for button in (self.decline_button, self.open_button, self.close_button):
                 self.buttons.addWidget(button)
-            self.cancel_button.clicked.connect(lambda: self.finish({"action": "cancel"}))
-            self.decline_button.clicked.connect(lambda: self.finish({"action": "decline"}))
+            self.cancel_button.clicked.connect(lambda: self.refuse("cancel"))
+            self.decline_button.clicked.connect(lambda: self.refuse("decline"))
             self.open_button.clicked.connect(self.consent)
         else:
             self.close_button = plain_button("Close", "", self)
@@ -256,7 +257,8 @@ class UrlElicitationDialog(RequestDialog):
             self.method_badge.setText(f"error {URL_ELICITATION_REQUIRED}")
             self.method_badge.setToolTip("JSON-RPC error code: URL elicitation required")
             self.id_badge.hide()
-        self.resize(640, max(300, self.sizeHint().height()))
+        self.min_width = 640
+        self.fit_to_content()
 
     def open_card(self, card: UrlCard) -> bool:
         """Open one link (http/https only), after the person asked for it."""
@@ -271,6 +273,12 @@ class UrlElicitationDialog(RequestDialog):
                 return ok
         card.set_status("waiting for the server" if ok else "the browser did not open")
         return ok
+
+    def refuse(self, action: str) -> None:
+        """Request mode: answer ``decline`` or ``cancel`` and close (nothing is left to watch)."""
+        self.linger = False
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)  # the handler deletes it, like any other
+        self.finish({"action": action})
 
     def consent(self) -> None:
         """Request mode: open the link and answer accept; keep watching for the completion notification."""

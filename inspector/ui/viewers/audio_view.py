@@ -13,10 +13,12 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from inspector.content.blocks import InvalidBase64Error, decode_base64, format_size
+from inspector.content.blocks import InvalidBase64Error, decode_base64
 from inspector.content.media import describe_audio, mime_mismatch, suffix_for
+from inspector.protocol.sizes import format_size
+from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.saving import save_payload, write_temp_file
-from inspector.ui.widgets.style import Banner, hbox, tones
+from inspector.ui.widgets.style import hbox, tones
 
 __all__ = ["AudioView", "open_local_file"]
 

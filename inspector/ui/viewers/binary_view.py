@@ -7,9 +7,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from inspector.content.blocks import format_size
 from inspector.content.hexdump import HEX_PREVIEW_LIMIT, hex_dump
 from inspector.content.media import sniff_mime_type
+from inspector.protocol.sizes import format_size
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit
 from inspector.ui.widgets.saving import save_payload
 from inspector.ui.widgets.style import hbox, monospace_font, tones

@@ -19,7 +19,8 @@ from inspector.ui.viewers.image_view import ImageView
 from inspector.ui.viewers.link_view import ResourceLinkView
 from inspector.ui.viewers.resource_view import ResourceContentView
 from inspector.ui.viewers.text_view import JsonView, TextMode, TextView
-from inspector.ui.widgets.style import Banner, badge_label, badge_row, clear_layout, hbox, section_label, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, section_label, tones
 
 __all__ = ["ContentBlockView", "ContentListView", "forward_content_signals"]
 

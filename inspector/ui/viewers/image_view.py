@@ -12,10 +12,12 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPalette, QPixmap, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
-from inspector.content.blocks import InvalidBase64Error, decode_base64, format_size
+from inspector.content.blocks import InvalidBase64Error, decode_base64
 from inspector.content.media import mime_mismatch, suffix_for
+from inspector.protocol.sizes import format_size
+from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.saving import save_payload
-from inspector.ui.widgets.style import Banner, hbox, tones
+from inspector.ui.widgets.style import hbox, tones
 
 __all__ = ["ImageView"]
 
@@ -50,6 +52,11 @@ class _ImageArea(QScrollArea):
             event.accept()
             return
         super().wheelEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size() != event.oldSize():
+            self._owner.viewport_resized()
 
 
 class ImageView(QWidget):
@@ -253,6 +260,8 @@ class ImageView(QWidget):
     def _fit_factor(self, *, allow_enlarge: bool) -> float:
         if self._image.isNull():
             return 1.0
+        if not self.area.isVisible() and not self._fit_enlarge:
+            return 1.0  # not laid out yet: the viewport's size means nothing (it is fitted once it is shown)
         viewport = self.area.viewport().size()
         width = max(16, viewport.width() - 4)
         height = max(16, (self._max_height - 4) if self._fit else viewport.height() - 4)
@@ -280,7 +289,7 @@ class ImageView(QWidget):
             wanted = scaled.height() + frame + (scrollbar if scaled.width() > self.area.viewport().width() else 0)
             self.area.setFixedHeight(max(40, min(wanted + 4, self._max_height)))
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if self._fit_mode and not self._error and event.size().width() != event.oldSize().width():
+    def viewport_resized(self) -> None:
+        """The scroll area got its (new) size: a fitted image follows it (width and height)."""
+        if self._fit_mode and not self._error:
             self._apply_zoom()

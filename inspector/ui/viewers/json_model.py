@@ -1,25 +1,37 @@
-"""``JsonTreeModel``: a read-only Qt item model over any JSON value (key / value / type columns).
+"""``JsonTreeModel``: the read-only Qt item model of every JSON tree (Key / Value / Type / Size columns).
 
-Children are created lazily (see ``inspector.content.jsontree``) and large containers are revealed in batches
-through ``canFetchMore``/``fetchMore``, so views stay fast on huge documents. Paths can be marked as erroneous
-(e.g. outputSchema violations) and are then painted in the error colour with the messages in the tooltip.
+Its rows are ``JsonNode``s from one ``JsonSource`` (``inspector.content.jsontree``): a parsed value
+(``JsonTreeModel(value)``, the viewers) or a payload text scanned lazily (``JsonTreeModel(driver=...)``, the
+message log, for payloads too big to parse). Children are enumerated ``BATCH`` at a time through
+``canFetchMore``/``fetchMore``; a parsed value's first batch is there unasked. For a scanned text the bracket
+scan that finds the ends of big containers runs in time slices driven by ``JsonScanDriver``, and a node waiting
+for it (``pending``) is resumed as soon as the scan passes the child it waits on. Paths can be marked as
+erroneous (e.g. outputSchema violations): those rows are painted in the error colour, the messages in the
+tooltip.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import Any, Final
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QFont
 
-from inspector.content.jsontree import JsonNode
+from inspector.content.jsonscan import JsonSyntaxError, LazyJson
+from inspector.content.jsontree import JsonNode, JsonSource, ParsedJson
 from inspector.content.text import shorten
+from inspector.protocol.jsonpath import JsonPath, format_path
+from inspector.protocol.sizes import format_size
 
-__all__ = ["JsonTreeModel"]
+__all__ = ["JsonScanDriver", "JsonTreeModel"]
 
+SLICE: Final = 0.012
+"""Seconds of work per turn of the event loop."""
 _Index = QModelIndex | QPersistentModelIndex
 
-_KIND_COLORS_LIGHT = {
+_KIND_COLORS_LIGHT: Final = {
     "string": "#0a3069",
     "integer": "#0550ae",
     "number": "#0550ae",
@@ -28,7 +40,7 @@ _KIND_COLORS_LIGHT = {
     "object": "#59636e",
     "array": "#59636e",
 }
-_KIND_COLORS_DARK = {
+_KIND_COLORS_DARK: Final = {
     "string": "#a5d6ff",
     "integer": "#79c0ff",
     "number": "#79c0ff",
@@ -39,41 +51,109 @@ _KIND_COLORS_DARK = {
 }
 
 
-class JsonTreeModel(QAbstractItemModel):
-    """Rows are object members / array items; the root container's children are the top-level rows.
+class JsonScanDriver(QObject):
+    """Runs ``LazyJson.scan`` in slices on the GUI thread; shared by every view of one document."""
 
-    A scalar root is shown as one row labelled ``(value)``. ``PATH_ROLE`` gives a row's JSONPath (``$.a[0]``),
-    ``VALUE_ROLE`` its Python value.
+    progressed = Signal(float)
+    finished = Signal()
+
+    def __init__(self, doc: LazyJson, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._step)
+
+    def start(self) -> None:
+        if not self.doc.scan_done:
+            self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def _step(self) -> None:
+        done = self.doc.scan(time.perf_counter() + SLICE)
+        self.progressed.emit(self.doc.progress())
+        if done:
+            self._timer.stop()
+            self.finished.emit()
+
+
+class JsonTreeModel(QAbstractItemModel):
+    """Rows are object members / array items.
+
+    Over a parsed value, the root container's children are the top-level rows and a scalar root is one row
+    labelled ``(value)``. Over a scanned text, the one top-level row is the document's root (``root_index``;
+    views show its children). ``PATH_ROLE`` gives a row's JSONPath (``$.a[0]``), ``VALUE_ROLE`` its Python value.
     """
 
     KEY_COLUMN = 0
     VALUE_COLUMN = 1
     TYPE_COLUMN = 2
+    SIZE_COLUMN = 3
     PATH_ROLE = Qt.ItemDataRole.UserRole + 1
     VALUE_ROLE = Qt.ItemDataRole.UserRole + 2
-    HEADERS = ("Key", "Value", "Type")
-    BATCH = 500
-    """Rows of one container revealed at a time."""
+    HEADERS = ("Key", "Value", "Type", "Size")
+    BATCH = 200
+    """Rows of one container enumerated at a time."""
 
-    def __init__(self, value: Any = None, parent: QObject | None = None, *, dark: bool = False) -> None:
+    failed = Signal(str)
+    """The scanned payload is not well-formed JSON."""
+
+    def __init__(
+        self,
+        value: Any = None,
+        parent: QObject | None = None,
+        *,
+        dark: bool = False,
+        driver: JsonScanDriver | None = None,
+    ) -> None:
         super().__init__(parent)
         self._dark = dark
-        self._root = JsonNode(value)
-        self._nodes: dict[int, JsonNode] = {}
-        self._loaded: dict[int, int] = {}
+        self.driver = driver
         self._errors: dict[str, list[str]] = {}
+        self._waiting: set[JsonNode] = set()
+        self._inserting = False
+        self._source: JsonSource
+        self._previous: JsonSource | None = None
+        self._top: JsonNode
+        if driver is not None:
+            self._use(driver.doc)
+            driver.progressed.connect(self._resume_waiting)
+            driver.finished.connect(self._resume_waiting)
+        else:
+            self._use(ParsedJson(value))
+
+    def _use(self, source: JsonSource) -> None:
+        self._source = source
+        root = source.root
+        if root.is_container and source.cheap:
+            self._top = root
+        else:  # a holder whose one child is the root
+            self._top = JsonNode(None, 0, None, -1, "array")
+            self._top.children.append(root)
+            self._top.complete = True
+            root.parent = self._top
 
     # --- public API -----------------------------------------------------------------------------------------
 
+    @property
+    def doc(self) -> LazyJson:
+        """The scanned document (only for a model made with a ``driver``)."""
+        assert self.driver is not None, "a model over a parsed value has no scanned document"
+        return self.driver.doc
+
     def set_value(self, value: Any) -> None:
+        """Show another parsed value."""
         self.beginResetModel()
-        self._root = JsonNode(value)
-        self._nodes.clear()
-        self._loaded.clear()
+        self._waiting.clear()
+        self._previous = self._source  # the old nodes outlive any index a view still holds during the reset
+        self._use(ParsedJson(value))
         self.endResetModel()
 
     def value(self) -> Any:
-        return self._root.value
+        """The parsed value shown (None for a scanned text)."""
+        return self._source.root.value
 
     def set_error_paths(self, errors: dict[str, list[str]]) -> None:
         """Mark rows whose path is a key of ``errors`` (messages shown in their tooltip)."""
@@ -86,34 +166,126 @@ class JsonTreeModel(QAbstractItemModel):
     def error_paths(self) -> dict[str, list[str]]:
         return dict(self._errors)
 
-    def node(self, index: _Index) -> JsonNode | None:
-        """The node behind a valid index (None for the invisible root)."""
+    def node(self, index: _Index) -> JsonNode:
+        """The node behind an index (the invisible top for an invalid one)."""
         if not index.isValid():
-            return None
-        return self._nodes.get(index.internalId())
+            return self._top
+        node = index.internalPointer()
+        assert isinstance(node, JsonNode)
+        return node
 
-    # --- structure ------------------------------------------------------------------------------------------
+    def root_index(self) -> QModelIndex:
+        """The index whose children are the document's top value's members (invalid when those are top rows)."""
+        root = self._source.root
+        return QModelIndex() if root is self._top else self.index(0, 0)
 
-    def _container_of(self, parent: _Index) -> JsonNode | None:
-        """The node whose children are the rows under ``parent``; None when the root is a scalar."""
-        if not parent.isValid():
-            return self._root if self._root.is_container else None
-        return self.node(parent)
+    def index_of(self, node: JsonNode) -> QModelIndex:
+        if node is self._top:
+            return QModelIndex()
+        return self.createIndex(node.row, 0, node)
 
-    def _total(self, parent: _Index) -> int:
-        if not parent.isValid() and not self._root.is_container:
-            return 1
-        node = self._container_of(parent)
-        return node.child_count() if node is not None else 0
+    def fetch_all_until(self, node: JsonNode, predicate: Callable[[JsonNode], bool], budget: float = 0.05) -> bool:
+        """Enumerate children of ``node`` until one satisfies ``predicate`` (within ``budget`` seconds)."""
+        deadline = time.perf_counter() + budget
+        self._first_batch(node)
+        while not any(predicate(c) for c in node.children):
+            if node.complete or node.pending is not None or time.perf_counter() > deadline:
+                return False
+            self._fetch(node, self.BATCH, deadline)
+        return True
 
-    def _key(self, parent: _Index) -> int:
-        return parent.internalId() if parent.isValid() else 0
+    def index_for_path(self, path: JsonPath) -> tuple[QModelIndex, JsonPath]:
+        """The deepest node on ``path`` that can be reached now, and the part of the path it covers."""
+        node = self._source.root
+        reached: list[str | int] = []
+        for part in path:
+            if not node.is_container:
+                break
+            self.fetch_all_until(node, lambda c, p=part: c.key == p)  # type: ignore[misc]
+            found = next((c for c in node.children if c.key == part), None)
+            if found is None:
+                break
+            node = found
+            reached.append(part)
+        return self.index_of(node), tuple(reached)
+
+    # --- enumeration ----------------------------------------------------------------------------------------
+
+    def _first_batch(self, node: JsonNode) -> None:
+        """A cheap source's first batch, made before anyone has seen the node's row count (so no signals)."""
+        if self._source.cheap and not node.children and not node.complete:
+            self._source.expand(node, self.BATCH)
+
+    def _fetch(self, node: JsonNode, limit: int, deadline: float | None) -> None:
+        if node.complete or self._inserting:
+            return
+        was_pending = node.pending
+        before = len(node.children)
+        try:
+            new = self._source.expand(node, limit, deadline)
+        except JsonSyntaxError as exc:
+            node.complete = True
+            node.pending = None
+            self._waiting.discard(node)
+            if self.driver is not None:
+                self.doc.error = self.doc.error or str(exc)
+            self.failed.emit(str(exc))
+            return
+        if new:
+            # expand() appended them already: take them back to announce the insertion properly.
+            del node.children[before:]
+            self._inserting = True
+            try:
+                self.beginInsertRows(self.index_of(node), before, before + len(new) - 1)
+                node.children.extend(new)
+                self.endInsertRows()
+            finally:
+                self._inserting = False
+        if node.pending is not None:
+            self._waiting.add(node)
+        else:
+            self._waiting.discard(node)
+        changed = [n for n in (was_pending, node if node.complete else None) if n is not None]
+        for n in changed:
+            if n is not self._top:
+                self.dataChanged.emit(self.createIndex(n.row, 1, n), self.createIndex(n.row, self.SIZE_COLUMN, n))
+
+    def _resume_waiting(self, *_: object) -> None:
+        if self.driver is None:
+            return
+        doc = self.doc
+        for node in list(self._waiting):
+            pending = node.pending
+            if pending is None:
+                self._waiting.discard(node)
+            elif pending.start in doc.big or doc.scan_done:
+                self._fetch(node, self.BATCH, time.perf_counter() + SLICE)
+
+    # --- Qt model API ---------------------------------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
+        if not 0 <= column < len(self.HEADERS) or (parent.isValid() and parent.column() != 0):
+            return QModelIndex()
+        node = self.node(parent)
+        self._first_batch(node)
+        if not 0 <= row < len(node.children):
+            return QModelIndex()
+        return self.createIndex(row, column, node.children[row])
+
+    def parent(self, child: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
+        if not child.isValid():
+            return QModelIndex()
+        owner = self.node(child).parent
+        if owner is None or owner is self._top:
+            return QModelIndex()
+        return self.createIndex(owner.row, 0, owner)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid() and parent.column() != 0:
             return 0
-        total = self._total(parent)
-        return min(total, self._loaded.get(self._key(parent), self.BATCH))
+        node = self.node(parent)
+        self._first_batch(node)
+        return len(node.children)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return len(self.HEADERS)
@@ -121,39 +293,20 @@ class JsonTreeModel(QAbstractItemModel):
     def hasChildren(self, parent: _Index = QModelIndex()) -> bool:  # noqa: B008
         if parent.isValid() and parent.column() != 0:
             return False
-        return self._total(parent) > 0
+        node = self.node(parent)
+        return bool(node.children) or self._source.has_children(node)
 
     def canFetchMore(self, parent: _Index) -> bool:
         if parent.isValid() and parent.column() != 0:
             return False
-        return self._total(parent) > self.rowCount(parent)
+        node = self.node(parent)
+        self._first_batch(node)
+        return node.is_container and not node.complete and node.pending is None and not self._inserting
 
     def fetchMore(self, parent: _Index) -> None:
         if not self.canFetchMore(parent):
             return
-        loaded = self.rowCount(parent)
-        new = min(self._total(parent), loaded + self.BATCH)
-        self.beginInsertRows(parent, loaded, new - 1)
-        self._loaded[self._key(parent)] = new
-        self.endInsertRows()
-
-    def index(self, row: int, column: int, parent: _Index = QModelIndex()) -> QModelIndex:  # noqa: B008
-        if not self.hasIndex(row, column, parent):
-            return QModelIndex()
-        container = self._container_of(parent)
-        node = self._root if container is None else container.child(row)
-        self._nodes[id(node)] = node
-        return self.createIndex(row, column, id(node))
-
-    def parent(self, child: _Index = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
-        node = self.node(child)
-        if node is None or node.parent is None or node.parent is self._root:
-            return QModelIndex()
-        owner = node.parent
-        self._nodes[id(owner)] = owner
-        return self.createIndex(owner.row, 0, id(owner))
-
-    # --- data -----------------------------------------------------------------------------------------------
+        self._fetch(self.node(parent), self.BATCH, time.perf_counter() + SLICE)
 
     def flags(self, index: _Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -167,21 +320,27 @@ class JsonTreeModel(QAbstractItemModel):
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        node = self.node(index)
-        if node is None:
+        if not index.isValid():
             return None
+        node = self.node(index)
         column = index.column()
-        errors = self._errors.get(node.path) if self._errors else None
+        errors = self._errors.get(format_path(node.path())) if self._errors else None
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.KEY_COLUMN:
-                return "(value)" if node is self._root else node.key_label
+                return node.key_label
             if column == self.VALUE_COLUMN:
-                return node.summary
-            return node.kind
+                return self._source.summary(node)
+            if column == self.TYPE_COLUMN:
+                return node.type
+            size = self._source.size(node)
+            if size is not None:
+                return format_size(size)
+            return "…" if self.driver is not None else ""
         if role == Qt.ItemDataRole.ToolTipRole:
-            tip = node.path
+            tip = format_path(node.path())
             if not node.is_container:
-                tip += "\n" + shorten(node.summary if not isinstance(node.value, str) else node.value, 2000)
+                shown = node.value if isinstance(node.value, str) else self._source.summary(node)
+                tip += "\n" + shorten(shown, 2000)
             if errors:
                 tip += "\n\n" + "\n".join(f"✗ {message}" for message in errors)
             return tip
@@ -190,8 +349,8 @@ class JsonTreeModel(QAbstractItemModel):
                 return QColor("#ff7b72" if self._dark else "#d1242f")
             if column == self.VALUE_COLUMN:
                 table = _KIND_COLORS_DARK if self._dark else _KIND_COLORS_LIGHT
-                return QColor(table.get(node.kind, table["null"]))
-            if column == self.TYPE_COLUMN:
+                return QColor(table.get(node.type, table["null"]))
+            if column in (self.TYPE_COLUMN, self.SIZE_COLUMN):
                 return QColor("#9198a1" if self._dark else "#6e7781")
             return None
         if role == Qt.ItemDataRole.FontRole:
@@ -200,10 +359,12 @@ class JsonTreeModel(QAbstractItemModel):
                 font.setBold(True)
                 return font
             return None
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == self.SIZE_COLUMN:
+            return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         if role == self.PATH_ROLE:
-            return node.path
+            return format_path(node.path())
         if role == self.VALUE_ROLE:
-            return node.value
+            return self._source.value(node)
         return None
 
     def _emit_changed_below(self, parent: QModelIndex) -> None:

@@ -44,6 +44,7 @@ class JsonTreeView(QTreeView):
         header.setSectionResizeMode(JsonTreeModel.TYPE_COLUMN, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(JsonTreeModel.KEY_COLUMN, 180)
         header.resizeSection(JsonTreeModel.TYPE_COLUMN, self.fontMetrics().horizontalAdvance("boolean") + 24)
+        self.setColumnHidden(JsonTreeModel.SIZE_COLUMN, True)  # a parsed value has no size in a text
         if fit:
             self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
             self.expanded.connect(self._refit)

@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QLabel, QPushButton, QStyle, QVBoxLayout, QWidget
 
-from inspector.content.blocks import InvalidBase64Error, decode_base64, format_size
+from inspector.content.blocks import InvalidBase64Error, decode_base64
+from inspector.protocol.sizes import format_size
 from inspector.ui.widgets.style import badge_label, hbox, tones
 
 __all__ = ["ResourceLinkView", "icon_pixmap"]

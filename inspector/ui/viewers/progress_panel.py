@@ -11,7 +11,12 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QW
 from inspector.content.text import format_duration
 from inspector.ui.widgets.style import hbox, tones
 
-__all__ = ["ProgressPanel"]
+__all__ = ["WAITING_FOR_SERVER", "WAITING_FOR_YOU", "ProgressPanel"]
+
+WAITING_FOR_SERVER = "Waiting for the server…"
+WAITING_FOR_YOU = (
+    "Waiting for you: the server asked you something (see its dialog). The timeout is paused until you answer."
+)
 
 
 class ProgressPanel(QWidget):
@@ -26,6 +31,8 @@ class ProgressPanel(QWidget):
         super().__init__(parent)
         self._clock = clock
         self.started_at: float | None = None
+        self.waiting_for_person = False
+        self._progress_text = ""
         column = QVBoxLayout(self)
         column.setContentsMargins(12, 10, 12, 10)
         row = hbox(spacing=8)
@@ -54,7 +61,9 @@ class ProgressPanel(QWidget):
         """Running since ``started_at`` (now when None): busy bar, Cancel enabled, elapsed time ticking."""
         self.started_at = self._clock() if started_at is None else started_at
         self.progress_bar.setRange(0, 0)
-        self.progress_label.setText("Waiting for the server…")
+        self._progress_text = ""
+        self.waiting_for_person = False
+        self.progress_label.setText(WAITING_FOR_SERVER)
         self.cancel_button.setEnabled(True)
         self.cancel_button.setText("Cancel")
         self._tick()
@@ -77,7 +86,17 @@ class ProgressPanel(QWidget):
             self.progress_bar.setRange(0, 1000)
             self.progress_bar.setValue(max(0, min(1000, round(progress / total * 1000))))
             text = f"{progress:g} / {total:g} ({progress / total:.0%})"
-        self.progress_label.setText(f"{text} — {message}" if message else text)
+        self._progress_text = f"{text} — {message}" if message else text
+        if not self.waiting_for_person:
+            self.progress_label.setText(self._progress_text)
+
+    def set_waiting_for_person(self, waiting: bool) -> None:
+        """The server asked you something (a dialog is open): say the call waits for you, its timeout held."""
+        self.waiting_for_person = waiting
+        if waiting:
+            self.progress_label.setText(WAITING_FOR_YOU)
+        else:
+            self.progress_label.setText(self._progress_text or WAITING_FOR_SERVER)
 
     def _tick(self) -> None:
         if self.started_at is not None:

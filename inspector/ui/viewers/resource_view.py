@@ -12,15 +12,17 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from inspector.content.blocks import InvalidBase64Error, annotation_badges, decode_base64, format_size
+from inspector.content.blocks import InvalidBase64Error, annotation_badges, decode_base64
 from inspector.content.mime import ViewerKind, choose_viewer
 from inspector.content.text import parse_json
+from inspector.protocol.sizes import format_size
 from inspector.ui.viewers.audio_view import AudioView
 from inspector.ui.viewers.binary_view import HexView
 from inspector.ui.viewers.diff_view import DiffView
 from inspector.ui.viewers.image_view import ImageView
 from inspector.ui.viewers.text_view import JSON_AUTO_PARSE_LIMIT, JsonView, TextMode, TextView
-from inspector.ui.widgets.style import Banner, badge_label, badge_row, hbox, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import badge_label, badge_row, hbox, tones
 
 __all__ = ["ResourceContentView", "ResourceContentsView"]
 

@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QButtonGroup, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
-from inspector.content.blocks import format_size
 from inspector.content.highlight import highlight_html, language_for
 from inspector.content.mime import ViewerKind, choose_viewer
 from inspector.content.text import (
@@ -29,10 +28,12 @@ from inspector.content.text import (
     pretty_json_preview,
     preview_text,
 )
+from inspector.protocol.sizes import format_size
 from inspector.ui.viewers.json_view import JsonTreeView
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit, FitTextBrowser
+from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.saving import save_payload
-from inspector.ui.widgets.style import Banner, hbox, is_dark, monospace_font, tones
+from inspector.ui.widgets.style import hbox, is_dark, monospace_font, tones
 
 __all__ = ["JSON_AUTO_PARSE_LIMIT", "JsonView", "TextMode", "TextView"]
 
@@ -244,9 +245,7 @@ class TextView(QWidget):
         row.addWidget(self.show_all_button)
         row.addWidget(save)
         row.addStretch(1)
-        layout = banner.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.addLayout(row)
+        banner.body.addLayout(row)
         banner.hide()
         return banner
 

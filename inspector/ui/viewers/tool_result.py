@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content.plural import plural
 from inspector.content.text import format_duration
 from inspector.content.validation import SchemaIssue, validate_tool_result
 from inspector.protocol.jsonrpc import ERROR_NAMES
@@ -30,7 +31,8 @@ from inspector.ui.viewers.blocks import ContentListView, forward_content_signals
 from inspector.ui.viewers.json_view import JsonTreeView
 from inspector.ui.viewers.progress_panel import ProgressPanel
 from inspector.ui.viewers.text_view import JsonView, TextMode
-from inspector.ui.widgets.style import Banner, Tones, badge_label, clear_layout, hbox, section_label, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import Tones, badge_label, clear_layout, hbox, section_label, tones
 
 __all__ = ["ResultState", "ToolResultView"]
 
@@ -189,6 +191,10 @@ class ToolResultView(QWidget):
         """Apply a notifications/progress: determinate with a total, indeterminate (busy) without."""
         self.running_panel.set_progress(progress, total, message)
 
+    def set_waiting_for_person(self, waiting: bool) -> None:
+        """While running: the server's request waits for the person (the timeout is held)."""
+        self.running_panel.set_waiting_for_person(waiting)
+
     def set_result(
         self, result: dict[str, Any], output_schema: dict[str, Any] | None = None, *, duration: float | None = None
     ) -> None:
@@ -213,7 +219,7 @@ class ToolResultView(QWidget):
         if not isinstance(content, list):
             self._add(Banner("warning", 'The result has no "content" array', [], self.body))
             content = []
-        self._add(section_label(f"Content · {len(content)} block{'s' if len(content) != 1 else ''}", self.body))
+        self._add(section_label(f"Content · {plural(len(content), 'block')}", self.body))
         self.content_view = ContentListView(content, parent=self.body)
         forward_content_signals(self.content_view, self)
         self._add(self.content_view)
@@ -297,7 +303,7 @@ class ToolResultView(QWidget):
             count = len(self._issues)
             self.schema_banner = Banner(
                 "error",
-                f"structuredContent does not match the tool's outputSchema ({count} problem{'s' * (count != 1)})",
+                f"structuredContent does not match the tool's outputSchema ({plural(count, 'problem')})",
                 [f"• {issue.path}: {issue.message}" for issue in self._issues],
                 self.body,
             )
@@ -310,7 +316,7 @@ class ToolResultView(QWidget):
     def _add_meta(self, meta: dict[str, Any]) -> None:
         """``_meta`` collapsed behind a toggle (SDKs put bulky server info there)."""
         toggle = QToolButton(self.body)
-        toggle.setText(f"_meta ({len(meta)} key{'s' * (len(meta) != 1)})")
+        toggle.setText(f"_meta ({plural(len(meta), 'key')})")
         toggle.setCheckable(True)
         toggle.setAutoRaise(True)
         toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)

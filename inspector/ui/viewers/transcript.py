@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from inspector.content.transcript import TranscriptMessage, normalize_messages, role_label
 from inspector.ui.viewers.blocks import ContentBlockView, forward_content_signals
-from inspector.ui.widgets.style import Banner, clear_layout, hbox, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import clear_layout, hbox, tones
 
 __all__ = ["MessageBubble", "TranscriptView"]
 

@@ -1,4 +1,4 @@
-"""Shared look of the content viewers: a light/dark palette, badges, banners, section headers, monospace font.
+"""Shared look of the content viewers: a light/dark palette, badges, section headers, monospace font.
 
 Colours come from one small table per theme (chosen from the widget's palette), so every viewer agrees on what
 "error", "warning" and "ok" look like, and tests can read a widget's ``tone`` property instead of pixels.
@@ -10,12 +10,11 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QWidget
 
 from inspector.content.blocks import Badge
 
 __all__ = [
-    "Banner",
     "Tones",
     "badge_label",
     "badge_row",
@@ -24,6 +23,7 @@ __all__ = [
     "is_dark",
     "monospace_font",
     "section_label",
+    "tone_colors",
     "tones",
 ]
 
@@ -145,7 +145,7 @@ def monospace_font(point_delta: int = 0) -> QFont:
     return font
 
 
-def _tone_colors(t: Tones, tone: str) -> tuple[str, str, str]:
+def tone_colors(t: Tones, tone: str) -> tuple[str, str, str]:
     """(foreground, background, border) of a tone name."""
     return {
         "error": (t.error_fg, t.error_bg, t.error_border),
@@ -162,7 +162,7 @@ def badge_label(text: str, tone: str = "neutral", tooltip: str = "", parent: QWi
     label.setProperty("tone", tone)
     label.setToolTip(tooltip)
     label.setTextFormat(Qt.TextFormat.PlainText)
-    fg, bg, border = _tone_colors(tones(parent), tone)
+    fg, bg, border = tone_colors(tones(parent), tone)
     label.setStyleSheet(
         f"QLabel#badge {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
         " padding: 0px 7px; font-size: 11px; }"
@@ -180,42 +180,6 @@ def section_label(text: str, parent: QWidget | None = None) -> QLabel:
     label.setObjectName("sectionLabel")
     label.setStyleSheet(f"QLabel#sectionLabel {{ color: {tones(parent).muted}; font-weight: 600; font-size: 11px; }}")
     return label
-
-
-class Banner(QFrame):
-    """A coloured box with a bold title and optional detail lines; ``tone`` is error, warning, ok or info."""
-
-    def __init__(self, tone: str, title: str, lines: list[str] | None = None, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.tone = tone
-        self.setProperty("tone", tone)
-        fg, bg, border = _tone_colors(tones(parent), tone)
-        self.setStyleSheet(
-            f"QFrame#banner {{ background: {bg}; border: 1px solid {border}; border-radius: 6px; }}"
-            f" QFrame#banner QLabel {{ color: {fg}; background: transparent; border: none; }}"
-        )
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(10, 6, 10, 6)
-        layout.setSpacing(2)
-        self.title_label = QLabel(title, self)
-        self.title_label.setWordWrap(True)
-        self.title_label.setTextFormat(Qt.TextFormat.PlainText)
-        font = self.title_label.font()
-        font.setBold(True)
-        self.title_label.setFont(font)
-        layout.addWidget(self.title_label)
-        self.line_labels: list[QLabel] = []
-        for line in lines or []:
-            label = QLabel(line, self)
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.PlainText)
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            layout.addWidget(label)
-            self.line_labels.append(label)
-
-    def lines(self) -> list[str]:
-        return [label.text() for label in self.line_labels]
 
 
 def hbox(

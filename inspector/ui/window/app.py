@@ -9,16 +9,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import os
 import signal
 import sys
+import threading
 from collections.abc import Mapping
 from typing import Final
 
 from inspector.store.paths import storage_problems
 from inspector.store.profiles import ProfileStore
 
-__all__ = ["NO_DISPLAY_MESSAGE", "display_problem", "main", "new_event_loop", "parse_args", "share_the_gil", "warm_up"]
+__all__ = [
+    "NO_DISPLAY_MESSAGE",
+    "display_problem",
+    "main",
+    "new_event_loop",
+    "parse_args",
+    "share_the_gil",
+    "warm_up",
+    "warm_up_in_background",
+]
 
 NO_DISPLAY_MESSAGE: Final = "mcp-inspect: no display available; use --cli for headless use"
 HEADLESS_PLATFORMS: Final = frozenset(
@@ -102,18 +113,50 @@ def new_event_loop(app: object, *, already_running: bool = False) -> asyncio.Abs
 
 
 def warm_up() -> None:
-    """Pay start-up costs before the window shows, not during the first connection.
-
-    The schema validation models (mcp-types) take ~0.5 s to import; importing them lazily would freeze the
-    window at the first connect. Then everything alive at start-up moves out of the garbage collector's
-    sight (``gc.freeze``), so a full collection while a big tool list is parsed scans only new objects.
+    """Pay start-up costs before they are needed: the schema validation models (mcp-types, ~0.5 s to import),
+    then everything alive moves out of the garbage collector's sight (``gc.freeze``), so a full collection while
+    a big tool list is parsed scans only new objects. The app runs it in the background
+    (``warm_up_in_background``); the benches call it directly.
     """
-    import gc
+    _import_validation_models()
+    _freeze_start_up_objects()
 
+
+def _import_validation_models() -> None:
     import inspector.protocol.validation  # noqa: F401  (import for its side effect: the models are built)
 
+
+def _freeze_start_up_objects() -> None:
+    gc.enable()
     gc.collect()
     gc.freeze()
+
+
+def warm_up_in_background(loop: asyncio.AbstractEventLoop) -> threading.Thread:
+    """``warm_up`` once the window is painted (``MainWindow.firstPainted``): the import on a thread of its own, the
+    collection on the GUI thread (``loop``).
+
+    Imported before the window shows, the validation models would delay its first paint by half a second; imported
+    at the first connect, they would freeze the window then. On a thread the import runs while the GUI thread is
+    idle, waiting for the first server to start (a session only imports them when it checks its first frame; if
+    that comes first, it waits for this import to finish). The cyclic collector is off meanwhile (the import
+    allocates a lot, and a collection on that thread could destroy Qt objects away from the GUI thread); the GUI
+    thread turns it on again, collects and freezes.
+    """
+
+    def run() -> None:
+        try:
+            _import_validation_models()
+        finally:
+            try:
+                loop.call_soon_threadsafe(_freeze_start_up_objects)
+            except RuntimeError:  # the loop closed meanwhile (the window was closed at once)
+                gc.enable()
+
+    gc.disable()
+    thread = threading.Thread(target=run, name="warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 def share_the_gil() -> None:
@@ -134,7 +177,6 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
 
     from inspector.ui.window.main_window import MainWindow
 
-    warm_up()
     share_the_gil()
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else "mcp-inspect"])
@@ -146,8 +188,9 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
 
     window = MainWindow(store)
     window.restore_state()
+    window.firstPainted.connect(lambda: warm_up_in_background(loop))  # the models import while the server starts
     window.show()
-    if demo:
+    if demo:  # the server's process starts on the loop's first turn, before the first paint (it takes a moment)
         window.connect_demo()
     elif profile_id is not None:
         window.connect_profile(profile_id)
@@ -155,8 +198,9 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
     quitting = asyncio.Event()
     window.closed.connect(quitting.set)
     app.aboutToQuit.connect(quitting.set)  # a quit from elsewhere (session manager)
-    # Ctrl-C in the terminal closes the window (saving its state); the idle timer lets Python run the handler.
-    previous_handler = signal.signal(signal.SIGINT, lambda *_: loop.call_soon_threadsafe(window.close))
+    # Ctrl-C in the terminal closes the window without asking (saving its state); the idle timer lets Python run
+    # the handler.
+    previous_handler = signal.signal(signal.SIGINT, lambda *_: loop.call_soon_threadsafe(window.close_without_asking))
     heartbeat = QTimer()
     heartbeat.timeout.connect(lambda: None)
     heartbeat.start(250)

@@ -2,7 +2,9 @@
 the Explore panels (Tools, Resources, Prompts, Utilities; see ``inspector.ui.explore.area``), Log, Stderr.
 
 The tab only reads the controller's plain state and listens to its signals; every command goes to the
-controller, which runs it as an asyncio task, so no button ever blocks the window.
+controller, which runs it as an asyncio task, so no button ever blocks the window. ``ConnectionTab._wire`` is the
+one place a tab's signals are connected: the header, the connection-level views (overview, log, stderr,
+notifications, roots, the requests indicator) and every Explore panel (``ExplorePanel`` hooks and content signals).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from inspector.ui.connection.overview import OverviewPanel
 from inspector.ui.connection.roots import ConnectionRootsPanel
 from inspector.ui.connection.stderr_console import StderrConsole
 from inspector.ui.explore.area import Explore
+from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.log import LogPanel
 from inspector.ui.server_requests import RequestsIndicator
 from inspector.ui.window.settings import UiSettings
@@ -72,8 +75,8 @@ def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
 
 
 class ConnectionTab(QWidget):
-    stateChanged = Signal(str)
-    """Re-emitted from the controller, after the tab updated itself."""
+    stateChanged = Signal(object)
+    """Re-emitted from the controller (a ``ConnectionState``), after the tab updated itself."""
 
     def __init__(self, profile_id: str, controller: ConnectionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,7 +114,6 @@ class ConnectionTab(QWidget):
         self.storage_label.hide()
 
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop the connection attempt")
         self.reconnect_button = QPushButton("Reconnect")
         self.reconnect_button.setToolTip("Close the connection (if any) and connect again")
         self.disconnect_button = QPushButton("Disconnect")
@@ -142,7 +144,7 @@ class ConnectionTab(QWidget):
         self.overview = OverviewPanel()
         self.log = LogPanel(controller.recording)
         self.stderr_console = StderrConsole()
-        self.notifications = NotificationsView(controller)
+        self.notifications = NotificationsView()
         self.roots_panel = ConnectionRootsPanel(controller)
         self.explore = Explore(controller, profile_id)
         self.tools = self.explore.tools
@@ -170,19 +172,33 @@ class ConnectionTab(QWidget):
         self._ticker.setInterval(200)
         self._ticker.timeout.connect(self._update_header)
         self._wire()
-        self._on_state(controller.state.value)
 
     def _wire(self) -> None:
+        """Every signal of this tab, in one place (slots are methods: disconnected when their widget goes)."""
         c = self.controller
-        self.cancel_button.clicked.connect(c.cancel)
+        self.cancel_button.clicked.connect(self.cancel)
         self.reconnect_button.clicked.connect(self.reconnect)
         self.disconnect_button.clicked.connect(c.stop)
-        c.stateChanged.connect(self._on_state)
         c.messagesAdded.connect(self._on_messages)
         c.stderrLine.connect(self.stderr_console.append_line)
         c.diagnosticsChanged.connect(self.overview.set_diagnostic_count)
         self.overview.diagnosticsRequested.connect(self.show_diagnostics)
-        self.explore.wire()
+        # connection-level views
+        c.notificationReceived.connect(self.notifications.add)
+        c.stateChanged.connect(self.roots_panel.on_state)
+        c.stateChanged.connect(self.requests_indicator.on_state)
+        # the Explore panels: hooks, then content actions; then the tab gates
+        explore = self.explore
+        for panel in explore.panels.values():
+            c.stateChanged.connect(panel.on_state)
+            c.notificationReceived.connect(panel.on_notification)
+            panel.readResourceRequested.connect(explore.open_resource)
+            panel.openUrlRequested.connect(explore.open_url)
+            panel.openFileRequested.connect(explore.open_file)
+            panel.on_state(c.state)
+        c.stateChanged.connect(explore.apply_gates)
+        c.stateChanged.connect(self._on_state)  # last: the tab re-emits once everything followed
+        self._on_state(c.state)
 
     # -- commands --------------------------------------------------------------------------------
 
@@ -199,6 +215,14 @@ class ConnectionTab(QWidget):
             self.connect_server()
         else:
             self.controller.reconnect()
+
+    def cancel(self) -> None:
+        """The header's Cancel: stops a connection attempt, else every request of this connection in flight."""
+        if self.controller.busy:
+            self.controller.cancel()
+        else:
+            self.controller.cancel_requests()
+        self._update_cancel()
 
     def show_diagnostics(self) -> None:
         self.inner_tabs.setCurrentWidget(self.log)
@@ -222,10 +246,16 @@ class ConnectionTab(QWidget):
         for name, splitter in self._splitters():
             settings.set_splitter(name, splitter.saveState())
 
-    def _splitters(self) -> list[tuple[str, QSplitter]]:
+    def _splitters(self) -> list[tuple[str, QSplitter | SplitMemory]]:
         return [("overview", self.overview.splitter), ("log", self.log.splitter),
                 ("tools", self.tools.splitter), ("prompts", self.prompts.splitter),
+                ("tool_result", self.tools.result_split),
                 ("notifications", self.notifications.splitter)]  # fmt: skip
+
+    @staticmethod
+    def connect_label(state: ConnectionState) -> str:
+        """The text of the header's connect button in ``state`` (messages that name the button use it)."""
+        return "Connect" if state is ConnectionState.IDLE else "Reconnect"
 
     @property
     def title(self) -> str:
@@ -253,11 +283,33 @@ class ConnectionTab(QWidget):
     def _on_messages(self) -> None:
         self._attach_recording()
         self.log.refresh()
+        self._update_cancel()
 
-    def _on_state(self, value: str) -> None:
-        state = ConnectionState(value)
+    def _update_cancel(self) -> None:
+        """Cancel is enabled while there is something to cancel: the connection attempt, or requests in flight."""
+        c = self.controller
+        if c.state is ConnectionState.CONNECTING:
+            enabled, tip = True, "Stop the connection attempt"
+        else:
+            n = len(c.requests_in_flight())
+            enabled = n > 0
+            tip = (
+                f"Cancel the {n} request{'s' if n != 1 else ''} in flight (the server gets notifications/cancelled)"
+                if n
+                else "Nothing to cancel: no connection attempt and no request in flight"
+            )
+        self.cancel_button.setEnabled(enabled)
+        self.cancel_button.setToolTip(tip)
+
+    def _on_state(self, state: ConnectionState) -> None:
         c = self.controller
         self._attach_recording()
+        action = self.connect_label(state)  # every message that names the button says what it says
+        self.reconnect_button.setText(action)
+        self.reconnect_button.setToolTip(
+            "Start the server and connect" if state is ConnectionState.IDLE
+            else "Close the connection (if any) and connect again"
+        )  # fmt: skip
         if state is ConnectionState.CONNECTING:
             self._connect_started = time.monotonic()
             self._ticker.start()
@@ -268,16 +320,14 @@ class ConnectionTab(QWidget):
             self.overview.show_server(c.server, c.settings.capabilities)
             self.overview.set_diagnostic_count(c.diagnostic_count)
         elif state is ConnectionState.FAILED:
-            self.overview.show_message(f"Not connected.\n\n{c.failure or ''}")
+            self.overview.show_message(f"Not connected.\n\n{c.failure or ''}\n\nPress {action} to try again.")
         elif state is ConnectionState.IDLE:
-            self.overview.show_message("Not connected. Press Reconnect to start the server.")
-        connecting = state is ConnectionState.CONNECTING
-        self.cancel_button.setEnabled(connecting)
+            self.overview.show_message(f"Not connected. Press {action} to start the server.")
+        self._update_cancel()
         self.disconnect_button.setEnabled(state in (ConnectionState.CONNECTED, ConnectionState.CONNECTING))
-        self.reconnect_button.setText("Connect" if state is ConnectionState.IDLE else "Reconnect")
         self.state_dot.setPixmap(state_icon(state, 14).pixmap(14, 14))
         self._update_header()
-        self.stateChanged.emit(value)
+        self.stateChanged.emit(state)
 
     def _describe_target(self) -> str:
         settings = self.controller.settings
@@ -297,8 +347,8 @@ class ConnectionTab(QWidget):
         self._update_header()
 
     def _sync_auth_view(self) -> None:
-        """An "Authorization" tab while the settings use OAuth (their factory carries an auth step feed)."""
-        feed = getattr(self.controller.settings.transport_factory, "auth_feed", None)
+        """An "Authorization" tab while the settings use OAuth (they carry an auth step feed)."""
+        feed = self.controller.settings.auth_feed
         if feed is None:
             if self.auth_view is not None:
                 self.inner_tabs.removeTab(self.inner_tabs.indexOf(self.auth_view))
@@ -341,7 +391,9 @@ class ConnectionTab(QWidget):
             self.detail_label.setText(f"{how} — {info.reason if info else ''}".rstrip(" —"))
             self._show_stderr()
         elif state is ConnectionState.CLOSED:
-            self.detail_label.setText("The connection was closed. Reconnect starts the server again.")
+            self.detail_label.setText(
+                f"The connection was closed. {self.connect_label(state)} starts the server again."
+            )
         else:
             self.detail_label.setText(self._describe_target())
 

@@ -10,33 +10,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from functools import partial
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QFileDialog,
-    QFrame,
-    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QStackedWidget,
     QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector import __version__
-from inspector.store.paths import storage_problems
+from inspector.store.paths import describe_os_error, storage_problems
 from inspector.store.profiles import Profile, ProfileStore
 from inspector.store.profiles.redaction import secret_redactor
+from inspector.store.profiles.sections import Root
 from inspector.store.recording import Recording, RecordingError
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.log import open_recording_dialog
 from inspector.ui.profiles.import_dialog import ImportDialog
 from inspector.ui.profiles.panel import ProfilesPanel
+from inspector.ui.widgets.banner import Banner
 from inspector.ui.window.connection_tab import ConnectionTab, WelcomePage, state_icon
 from inspector.ui.window.profile_bridge import (
     DEMO_HTTP_PROFILE_ID,
@@ -52,7 +52,6 @@ __all__ = ["MainWindow"]
 
 RecordingFactory = Callable[[str, str], Recording]
 SHUTDOWN_TIMEOUT = 15.0
-BANNER_STYLE = "#banner { background: #fff4ce; border-bottom: 1px solid #e0c36a; } QLabel { color: #3d3000; }"
 
 
 def _recorder_for(profile: Profile) -> RecordingFactory:
@@ -65,36 +64,12 @@ def _recorder_for(profile: Profile) -> RecordingFactory:
     return create
 
 
-class Banner(QFrame):
-    """A dismissable notice across the top of the window (load warnings, keyring notice)."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("banner")
-        self.setStyleSheet(BANNER_STYLE)
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.close_button = QToolButton()
-        self.close_button.setText("✕")
-        self.close_button.setAutoRaise(True)
-        self.close_button.setToolTip("Dismiss")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(10, 6, 6, 6)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.close_button.clicked.connect(self.hide)
-        self.hide()
-
-    def show_messages(self, messages: list[str]) -> None:
-        if messages:
-            self.label.setText("\n".join(messages))
-            self.show()
-
-
 class MainWindow(QMainWindow):
     closed = Signal()
     """The window was closed (its state is saved by then)."""
+    firstPainted = Signal()
+    """Emitted once, on the event loop's turn after the window was first painted: work the first paint need not
+    wait for (the keyring's notice, the app's warm-up) runs then."""
 
     def __init__(
         self,
@@ -111,10 +86,14 @@ class MainWindow(QMainWindow):
         self._closing: set[asyncio.Task[None]] = set()
         self._dialogs: list[QWidget] = []
         self.last_error: str | None = None
+        self.quit_box: QMessageBox | None = None
+        """The open "quit with live connections?" question, if any."""
+        self._quit_confirmed = False
+        self._painted = False
         self.settings_problem: str | None = None
         self.setWindowTitle("MCP Inspector")
 
-        self.banner = Banner()
+        self.banner = Banner("warning", dismissable=True)
         self.profiles = ProfilesPanel(store)
         self.tabs = QTabWidget()
         self.tabs.setTabsClosable(True)
@@ -166,7 +145,7 @@ class MainWindow(QMainWindow):
         self.open_recording_action = self._action("&Open recording…", QKeySequence(key.Open))
         self.export_log_action = self._action("Export log as JSON &lines…")
         self.quit_action = self._action("&Quit", QKeySequence(key.Quit))
-        self.connect_action = self._action("&Connect selected profile", "Ctrl+Return")
+        self.connect_action = self._action("&Connect selected profile", "Ctrl+Shift+Return")  # Ctrl+Return: Run/Get
         self.demo_action = self._action("Connect to the &demo server")
         self.demo_http_action = self._action("Connect to the demo server over &HTTP")
         self.reconnect_action = self._action("&Reconnect", "Ctrl+R")
@@ -194,6 +173,7 @@ class MainWindow(QMainWindow):
         self.demo_button.clicked.connect(self.connect_demo)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._update_status)
+        self.tabs.currentChanged.connect(self._follow_current_tab)
         self.new_action.triggered.connect(p.new_profile)
         self.import_action.triggered.connect(self.open_import_dialog)
         self.export_one_action.triggered.connect(lambda: p.ask_export(all_profiles=False))
@@ -208,20 +188,33 @@ class MainWindow(QMainWindow):
         self.disconnect_action.triggered.connect(lambda: self._with_current(lambda t: t.controller.stop()))
         self.close_tab_action.triggered.connect(lambda: self.close_tab(self.tabs.currentIndex()))
         self.about_action.triggered.connect(self.show_about)
+        self.firstPainted.connect(self._show_keyring_notice)
 
     def _connect_tab_signals(self, tab: ConnectionTab) -> None:
+        tab.roots_panel.rootsEdited.connect(partial(self.save_roots, tab.profile_id))
         tab.stateChanged.connect(lambda _state: self._on_tab_state(tab))
 
     def _show_notices(self) -> None:
-        messages = [f"{m[0].upper()}{m[1:]}." for m in storage_problems()]  # unwritable config / data dirs
-        messages += self.store.load_warnings
+        """Unwritable dirs and load warnings now; the keyring's notice after the first paint (loading the keyring
+        takes a while, see ``_show_keyring_notice``)."""
+        self._notices = [f"{m[0].upper()}{m[1:]}." for m in storage_problems()]  # unwritable config / data dirs
+        self._notices += self.store.load_warnings
+        self.keyring_label.hide()
+        self.banner.show_messages(self._notices)
+
+    def _show_keyring_notice(self) -> None:
         notice = self.store.secrets.message
         if notice:
-            messages.append(notice)
             self.keyring_label.setText("⚠ Secrets are kept for this session only")
             self.keyring_label.setToolTip(notice)
+            self.banner.show_messages([*self._notices, notice])
         self.keyring_label.setVisible(bool(notice))
-        self.banner.show_messages(messages)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if not self._painted:
+            self._painted = True
+            QTimer.singleShot(0, self.firstPainted.emit)
 
     # -- connections -----------------------------------------------------------------------------
 
@@ -283,6 +276,7 @@ class MainWindow(QMainWindow):
             factory = self._recording_factory or _recorder_for(profile)
             controller = ConnectionController(settings, recording_factory=factory, parent=self)
             tab = ConnectionTab(profile.id, controller)
+            tab.roots_panel.set_saved(not is_demo(profile.id))
             tab.restore_layout(self.settings)
             self._connect_tab_signals(tab)
             self.tabs.addTab(tab, state_icon(controller.state), profile.name)
@@ -302,6 +296,21 @@ class MainWindow(QMainWindow):
             self.show_error(str(exc))
             return
         self.tabs.setTabText(self.tabs.indexOf(tab), profile.name)
+
+    def save_roots(self, profile_id: str, roots: list[Root]) -> bool:
+        """Keep the roots edited in a tab with its profile (built-in profiles are never saved); True if saved."""
+        if is_demo(profile_id) or profile_id not in self.store:
+            return False
+        profile = self.store.get(profile_id)
+        if profile.roots == roots:
+            return False
+        profile.roots = list(roots)
+        try:
+            self.profiles.model.update(profile)
+        except OSError as exc:
+            self.show_error(f"The roots could not be saved with the profile: {describe_os_error(exc)}")
+            return False
+        return True
 
     def _saved_profile(self, profile_id: str) -> Profile | None:
         try:
@@ -346,6 +355,13 @@ class MainWindow(QMainWindow):
             self.tabs.setTabToolTip(index, tab.controller.status_text())
         self._update_status()
 
+    def _follow_current_tab(self) -> None:
+        """The sidebar highlights the active tab's profile, so its Connect acts on what the tab shows (a built-in
+        demo tab has no saved profile: the highlight stays where the user put it)."""
+        tab = self.current_tab()
+        if tab is not None:
+            self.profiles.select(tab.profile_id)
+
     def _update_status(self) -> None:
         tab = self.current_tab()
         self.status_label.setText(f"{tab.title}: {tab.controller.status_text()}" if tab else "")
@@ -375,7 +391,7 @@ class MainWindow(QMainWindow):
         return open_recording_dialog(self)
 
     def open_import_dialog(self) -> ImportDialog:
-        dialog = ImportDialog(self)
+        dialog = ImportDialog(self, secrets=self.store.secrets)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self.profiles.add_profiles(dialog.selected_profiles()))
         self.import_dialog = dialog
@@ -419,6 +435,7 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentIndex(s.current_tab)
         if s.last_profile:
             self.profiles.select(s.last_profile)
+        self._follow_current_tab()  # a saved profile's tab in view wins
 
     def save_state(self) -> None:
         s = self.settings
@@ -433,7 +450,51 @@ class MainWindow(QMainWindow):
         s.last_profile = self.profiles.selected_id()
         self.settings_problem = s.sync()  # (unwritable config dir: said at start-up; the state is just not kept)
 
+    def live_tabs(self) -> list[ConnectionTab]:
+        """Tabs whose connection is up or being made (quitting closes them)."""
+        live = (ConnectionState.CONNECTED, ConnectionState.CONNECTING)
+        return [t for t in self.connection_tabs() if t.controller.state in live]
+
+    def ask_quit(self) -> QMessageBox:
+        """Ask (window-modal, not blocking: ``quit_box``) whether to quit and close the live connections."""
+        box = self.quit_box
+        if box is not None and box.isVisible():
+            box.raise_()
+            return box
+        names = [t.title for t in self.live_tabs()]
+        count = f"{len(names)} connection{'s are' if len(names) != 1 else ' is'}"
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Quit MCP Inspector",
+            f"{count} open: {', '.join(names)}. Quit and close {'them' if len(names) != 1 else 'it'}?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        yes = box.button(QMessageBox.StandardButton.Yes)
+        if yes is not None:
+            yes.setText("Quit")
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.accepted.connect(self.close_without_asking)
+        box.destroyed.connect(self._forget_quit_box)
+        self.quit_box = box
+        box.open()
+        return box
+
+    def _forget_quit_box(self) -> None:
+        self.quit_box = None
+
+    def close_without_asking(self) -> bool:
+        """Close the window even with live connections (the question was answered, or nobody is there to ask)."""
+        self._quit_confirmed = True
+        return self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._quit_confirmed and self.live_tabs():
+            event.ignore()
+            self.ask_quit()
+            return
         self.save_state()
         super().closeEvent(event)
         self.closed.emit()

@@ -17,14 +17,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtWidgets import QWidget
 
-from inspector.demo.http_transport import DemoHttpTransport
 from inspector.protocol.limits import Limits
 from inspector.protocol.session import Timeouts
 from inspector.store.profiles import Profile, StdioSettings
 from inspector.transports.base import (
     Transport,
 )
-from inspector.transports.select import transport_for_target
 from inspector.transports.stdio import StdioTransport
 from inspector.ui.connection.auth_view import AuthStepFeed
 from inspector.ui.connection.controller import ConnectionSettings
@@ -127,6 +125,8 @@ class HttpTransportFactory:
         return None
 
     def __call__(self) -> Transport:
+        from inspector.transports.select import transport_for_target  # httpx2: imported when first used
+
         return transport_for_target(
             self.url,
             transport=self.transport,
@@ -148,9 +148,15 @@ def _check_http(profile: Profile) -> None:
         raise ProfileNotConnectable(f'"{profile.name}" has an OAuth client secret but no client id')
 
 
+def _demo_http_transport() -> Transport:
+    from inspector.demo.http_transport import DemoHttpTransport  # httpx2: imported when first used
+
+    return DemoHttpTransport()
+
+
 def _transport_factory(profile: Profile) -> Callable[[], Transport]:
     if profile.id == DEMO_HTTP_PROFILE_ID:
-        return DemoHttpTransport
+        return _demo_http_transport
     if profile.transport == "stdio":
         if not profile.stdio.command.strip():
             raise ProfileNotConnectable(f'"{profile.name}" has no command to run')
@@ -192,6 +198,7 @@ def connection_settings(profile: Profile) -> ConnectionSettings:
         timeouts=timeouts,
         handlers=handlers,
         explain_url_required=partial(_explain_url_required, handlers),
+        auth_feed=factory.auth_feed if isinstance(factory, HttpTransportFactory) else None,
     )
 
 

@@ -4,13 +4,15 @@ by ``CatalogDelegate``) and a note line for what just happened."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListView, QToolButton, QVBoxLayout, QWidget
 
 from inspector.content.catalog import CatalogEntry
+from inspector.content.plural import plural
 from inspector.ui.explore.catalog.model import ENTRY_ROLE, CatalogDelegate, CatalogModel
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["ListBrowser"]
 
@@ -60,10 +62,7 @@ class ListBrowser(QWidget):
         layout.addWidget(self.view, 1)
         layout.addWidget(self.note_label)
 
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(self.FILTER_DELAY_MS)
-        self._filter_timer.timeout.connect(self.apply_filter)
+        self._filter_timer = coalescer(self, self.FILTER_DELAY_MS, self.apply_filter)
         self.filter_edit.textChanged.connect(lambda _text: self._filter_timer.start())
         self.filter_edit.installEventFilter(self)
         self.refresh_button.clicked.connect(self.refreshRequested)
@@ -110,8 +109,8 @@ class ListBrowser(QWidget):
 
     def _update_count(self) -> None:
         total, shown = self.model.total(), self.model.rowCount()
-        plural = f"{self.noun}{'s' * (total != 1)}"
-        self.count_label.setText(f"{total} {plural}" if shown == total else f"{shown} of {total} {plural}")
+        counted = plural(total, self.noun)
+        self.count_label.setText(counted if shown == total else f"{shown} of {counted}")
 
     def _on_selection(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         self.currentChanged.emit(self.current())

@@ -8,6 +8,7 @@ Icons are drawn from ``data:`` URIs only (nothing is fetched), decoded on first 
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from typing import Any, Final
 
 from PySide6.QtCore import (
@@ -23,11 +24,12 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from inspector.content.catalog import CatalogEntry, describe_hints, filter_entries
+from inspector.content.text import format_duration
 from inspector.store.history import HistoryEntry
 from inspector.ui.explore.common.icons import entry_icon
 from inspector.ui.widgets.style import Tones, tones
 
-__all__ = ["ENTRY_ROLE", "NAME_ROLE", "CatalogDelegate", "CatalogModel", "HistoryModel", "entry_icon"]
+__all__ = ["ENTRY_ROLE", "NAME_ROLE", "CatalogDelegate", "CatalogModel", "HistoryModel", "RowLayout", "entry_icon"]
 
 ENTRY_ROLE: Final = Qt.ItemDataRole.UserRole + 1
 NAME_ROLE: Final = Qt.ItemDataRole.UserRole + 2
@@ -135,16 +137,112 @@ def _badge_colors(t: Tones, kind: str) -> tuple[str, str, str]:
     }.get(kind, (t.muted, t.badge_bg, t.card_border))
 
 
+@dataclass(frozen=True, slots=True)
+class RowLayout:
+    """What one list row shows, and where (``CatalogDelegate.row_layout``)."""
+
+    title: str
+    """The entry's label (title, else name) as drawn; a title yields room to the name (down to ``MIN_TITLE``)."""
+    title_rect: QRect
+    name: str
+    """The name in monospace after a title that differs from it ("" when there is no room or no need)."""
+    name_rect: QRect
+    badges: list[tuple[str, str, QRect]]
+    """(text, kind, box) of the badges drawn on the first line, in the room the title and name leave."""
+    hidden_badges: int
+    """Badges that did not fit (drawn as one "+N" pill; the tooltip and the page's header list them all)."""
+    description: str
+    description_rect: QRect
+
+
 class CatalogDelegate(QStyledItemDelegate):
-    """Two-line rows: icon, bold title (and the name when different); below, the description elided before the
-    badges. Every row has the same height, so long lists lay out in constant time."""
+    """Two-line rows: icon, bold title (and the name when different), then the annotation badges in the room
+    left on that line; below, the description over the full width. The name comes first (a title yields down to
+    ``MIN_TITLE`` pixels), then the title, the badges last: badges that do not fit are dropped (counted in a "+N"
+    pill) instead of eliding either. Every row has the same height, so long lists lay out in constant time."""
 
     ICON = 24
     PAD = 8
+    BADGE_GAP = 4
+    MIN_TITLE = 72
+    """Pixels a title keeps when the name needs the rest of its line."""
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         metrics = QFontMetrics(option.font)
         return QSize(200, metrics.height() * 2 + self.PAD * 2 + 2)
+
+    @staticmethod
+    def badge_font(base: QFont) -> QFont:
+        small = QFont(base)
+        small.setPointSizeF(max(6.0, base.pointSizeF() - 2))
+        return small
+
+    def row_layout(self, entry: CatalogEntry, rect: QRect, base: QFont) -> RowLayout:
+        """Lay out ``entry`` in a row of ``rect`` drawn in ``base`` (used by ``paint``; tests read it)."""
+        left = rect.left() + self.PAD + self.ICON + self.PAD + 2
+        right = rect.right() - self.PAD
+        line_h = QFontMetrics(base).height()
+        top = rect.top() + self.PAD
+        bold = QFont(base)
+        bold.setBold(True)
+        bold_metrics = QFontMetrics(bold)
+        room = max(0, right - left)
+        label = entry.label or "(unnamed)"
+        shows_name = bool(entry.title) and entry.title != entry.name
+        mono = self.name_font(base)
+        mono_metrics = QFontMetrics(mono)
+        name_w = mono_metrics.horizontalAdvance(entry.name) if shows_name else 0
+        title_room = room
+        if shows_name and bold_metrics.horizontalAdvance(label) + 8 + name_w > room:
+            # the name first: the title yields down to a readable stub, then the name is elided too
+            title_room = max(min(bold_metrics.horizontalAdvance(label), self.MIN_TITLE), room - 8 - name_w)
+        title = bold_metrics.elidedText(label, Qt.TextElideMode.ElideRight, title_room)
+        used = bold_metrics.horizontalAdvance(title)
+        title_rect = QRect(left, top, min(room, used + 2), line_h)
+        x = left + used
+        name, name_rect = "", QRect()
+        if shows_name and x + 8 + 24 < right:
+            name = mono_metrics.elidedText(entry.name, Qt.TextElideMode.ElideRight, right - x - 8)
+            width = mono_metrics.horizontalAdvance(name)
+            name_rect = QRect(x + 8, top, width + 2, line_h)
+            x += 8 + width
+        small_metrics = QFontMetrics(self.badge_font(base))
+        box_h = small_metrics.height() + 2
+        box_top = top + (line_h - box_h) // 2
+        widths = [small_metrics.horizontalAdvance(b.text) + 12 for b in entry.badges]
+        shown = len(widths)
+        while shown:
+            more = len(widths) - shown
+            extra = small_metrics.horizontalAdvance(f"+{more}") + 12 + self.BADGE_GAP if more else 0
+            if x + 10 + sum(widths[:shown]) + self.BADGE_GAP * (shown - 1) + extra <= right:
+                break
+            shown -= 1
+        hidden = len(widths) - shown
+        items: list[tuple[str, str, QRect]] = []
+        bx = x + 10
+        for badge, width in zip(entry.badges[:shown], widths[:shown], strict=True):
+            items.append((badge.text, badge.kind, QRect(bx, box_top, width, box_h)))
+            bx += width + self.BADGE_GAP
+        if hidden:
+            more_w = small_metrics.horizontalAdvance(f"+{hidden}") + 12
+            if bx + more_w <= right:
+                items.append((f"+{hidden}", "more", QRect(bx, box_top, more_w, box_h)))
+        first_line = entry.description.strip().splitlines()[0] if entry.description.strip() else ""
+        if entry.problems and not first_line:
+            first_line = "⚠ " + "; ".join(entry.problems)
+        second = top + line_h + 2
+        description = QFontMetrics(base).elidedText(first_line or "(no description)", Qt.TextElideMode.ElideRight, room)
+        return RowLayout(
+            title, title_rect, name, name_rect, items, hidden, description, QRect(left, second, room, line_h)
+        )
+
+    @staticmethod
+    def name_font(base: QFont) -> QFont:
+        mono = QFont(base)
+        mono.setFamily("monospace")
+        mono.setStyleHint(QFont.StyleHint.Monospace)
+        mono.setPointSizeF(max(6.0, base.pointSizeF() - 1))
+        return mono
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         entry = index.data(ENTRY_ROLE)
@@ -165,11 +263,12 @@ class CatalogDelegate(QStyledItemDelegate):
         palette: QPalette = opt.palette
         text_color = palette.color(QPalette.ColorRole.HighlightedText) if selected else QColor(t.text)
         muted = text_color if selected else QColor(t.muted)
+        base: QFont = opt.font
+        row = self.row_layout(entry, rect, base)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        left = rect.left() + self.PAD
         icon = entry_icon(entry, self.ICON)
-        icon_rect = QRect(left, rect.top() + (rect.height() - self.ICON) // 2, self.ICON, self.ICON)
+        icon_rect = QRect(rect.left() + self.PAD, rect.top() + (rect.height() - self.ICON) // 2, self.ICON, self.ICON)
         if icon is not None:
             painter.drawPixmap(icon_rect, icon)
         else:
@@ -177,74 +276,59 @@ class CatalogDelegate(QStyledItemDelegate):
             painter.setBrush(QColor(t.badge_bg))
             painter.drawRoundedRect(icon_rect, 6, 6)
             painter.setPen(QColor(t.muted))
-            letter = QFont(opt.font)
+            letter = QFont(base)
             letter.setBold(True)
             painter.setFont(letter)
             painter.drawText(icon_rect, Qt.AlignmentFlag.AlignCenter, (entry.label[:1] or "?").upper())
-        left = icon_rect.right() + self.PAD + 2
-        right = rect.right() - self.PAD
-        base: QFont = opt.font
-        line_h = QFontMetrics(base).height()
-        top = rect.top() + self.PAD
         bold = QFont(base)
         bold.setBold(True)
         painter.setFont(bold)
         painter.setPen(text_color)
-        bold_metrics = QFontMetrics(bold)
-        title = bold_metrics.elidedText(entry.label or "(unnamed)", Qt.TextElideMode.ElideRight, max(0, right - left))
-        painter.drawText(QRect(left, top, right - left, line_h), Qt.AlignmentFlag.AlignVCenter, title)
-        used = bold_metrics.horizontalAdvance(title)
-        if entry.title and entry.title != entry.name and left + used + 40 < right:
-            mono = QFont(base)
-            mono.setFamily("monospace")
-            mono.setStyleHint(QFont.StyleHint.Monospace)
-            mono.setPointSizeF(max(6.0, base.pointSizeF() - 1))
-            painter.setFont(mono)
+        painter.drawText(row.title_rect, Qt.AlignmentFlag.AlignVCenter, row.title)
+        if row.name:
+            painter.setFont(self.name_font(base))
             painter.setPen(muted)
-            name_left = left + used + 8
-            name = QFontMetrics(mono).elidedText(entry.name, Qt.TextElideMode.ElideRight, right - name_left)
-            painter.drawText(QRect(name_left, top, right - name_left, line_h), Qt.AlignmentFlag.AlignVCenter, name)
-        second = top + line_h + 2
-        desc_right = self._paint_badges(painter, entry, base, left, right, second, line_h, t)
-        painter.setFont(base)
-        painter.setPen(muted)
-        first_line = entry.description.strip().splitlines()[0] if entry.description.strip() else ""
-        if entry.problems and not first_line:
-            first_line = "⚠ " + "; ".join(entry.problems)
-        width = max(0, desc_right - left)
-        desc = QFontMetrics(base).elidedText(first_line or "(no description)", Qt.TextElideMode.ElideRight, width)
-        painter.drawText(QRect(left, second, width, line_h), Qt.AlignmentFlag.AlignVCenter, desc)
-        painter.restore()
-
-    @staticmethod
-    def _paint_badges(
-        painter: QPainter, entry: CatalogEntry, base: QFont, left: int, right: int, top: int, line_h: int, t: Tones
-    ) -> int:
-        """Draw the badges right-aligned on the second line, in at most half of the row's width; returns the x
-        where the description must stop."""
-        small = QFont(base)
-        small.setPointSizeF(max(6.0, base.pointSizeF() - 2))
-        metrics = QFontMetrics(small)
-        painter.setFont(small)
-        limit = right - (right - left) // 2
-        x = right
-        for badge in reversed(entry.badges):
-            width = metrics.horizontalAdvance(badge.text) + 12
-            if x - width < limit:
-                break
-            box = QRect(x - width, top + (line_h - metrics.height() - 2) // 2, width, metrics.height() + 2)
-            fg, bg, border = _badge_colors(t, badge.kind)
+            painter.drawText(row.name_rect, Qt.AlignmentFlag.AlignVCenter, row.name)
+        painter.setFont(self.badge_font(base))
+        for text, kind, box in row.badges:
+            fg, bg, border = _badge_colors(t, kind)
             painter.setPen(QColor(border))
             painter.setBrush(QColor(bg))
             painter.drawRoundedRect(box, 7, 7)
             painter.setPen(QColor(fg))
-            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, badge.text)
-            x -= width + 4
-        return x - 6 if x != right else right
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
+        painter.setFont(base)
+        painter.setPen(muted)
+        painter.drawText(row.description_rect, Qt.AlignmentFlag.AlignVCenter, row.description)
+        painter.restore()
+
+
+OUTCOME_MARKS: Final = {"ok": "✓", "isError": "✗", "cancelled": "⊘", "timed out": "⏱", "failed": "⚠"}
+
+
+def outcome_kind(outcome: str | None) -> str:
+    """The badge kind (colour) of a call's outcome: ok, error (isError, JSON-RPC error, failure), warning."""
+    if outcome == "ok":
+        return "ok"
+    if outcome in ("isError", "failed") or (outcome or "").startswith("error"):
+        return "error"
+    if outcome in ("cancelled", "timed out"):
+        return "warning"
+    return "neutral"
+
+
+def outcome_text(entry: HistoryEntry) -> str:
+    """``✓ ok · 54 ms``, ``✗ isError · 1.2 s``, ``⚠ error -32602 · 3 ms``; ``no outcome`` for a call that never
+    ended (or one from a history file older than outcomes)."""
+    if entry.outcome is None:
+        return "no outcome recorded"
+    mark = OUTCOME_MARKS.get(entry.outcome, "⚠" if entry.outcome.startswith("error") else "•")
+    text = f"{mark} {entry.outcome}"
+    return f"{text} · {format_duration(entry.duration)}" if entry.duration is not None else text
 
 
 class HistoryModel(QAbstractListModel):
-    """One tool's past argument sets, newest first: time and a one-line summary."""
+    """One tool's past argument sets, newest first: date and time, outcome and duration, a one-line summary."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -268,9 +352,12 @@ class HistoryModel(QAbstractListModel):
         if entry is None:
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{when(entry.at)}   {entry.summary(200)}"
+            return f"{when(entry.at, dated=True)}  ·  {outcome_text(entry)}   {entry.summary(200)}"
+        if role == Qt.ItemDataRole.ForegroundRole:
+            kind = outcome_kind(entry.outcome)
+            return QColor(_badge_colors(tones(), kind)[0]) if kind in ("error", "warning") else None
         if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [when(entry.at, full=True), entry.summary(2000)]
+            lines = [f"{when(entry.at, full=True)} · {outcome_text(entry)}", entry.summary(2000)]
             if entry.omitted:
                 lines.append("Not kept (sensitive): " + ", ".join(entry.omitted))
             if not entry.persisted:
@@ -286,11 +373,13 @@ class HistoryModel(QAbstractListModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 
 
-def when(at: float, *, full: bool = False) -> str:
-    """``12:01:03`` today, ``Mar 4 12:01`` before (full: ISO date and time)."""
+def when(at: float, *, full: bool = False, dated: bool = False) -> str:
+    """``12:01:03`` today, ``Mar 4 12:01`` before (full: ISO date and time; dated: ``Mar 04 12:01:03`` always)."""
     moment = datetime.datetime.fromtimestamp(at)
     if full:
         return moment.strftime("%Y-%m-%d %H:%M:%S")
+    if dated:
+        return moment.strftime("%b %d %H:%M:%S")
     if moment.date() == datetime.date.today():
         return moment.strftime("%H:%M:%S")
     return moment.strftime("%b %d %H:%M")

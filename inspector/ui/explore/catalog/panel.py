@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Final, Generic, TypeVar
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
 from inspector.client.connection import Connection
@@ -25,25 +25,24 @@ from inspector.protocol.events import NotificationReceived
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.explore.catalog.list_browser import ListBrowser
 from inspector.ui.explore.common.gating import NOT_CONNECTED, capability_gap, set_gated
-from inspector.ui.explore.common.support import EntryPage, TaskSet, alive, clock_text
+from inspector.ui.explore.common.panel import ExplorePanel
+from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure, live_connection
+from inspector.ui.explore.common.support import EntryPage, alive, clock_text
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["MAX_PAGES", "CatalogPanel"]
 
 MAX_PAGES: Final = 40
-CONTENT_SIGNALS: Final = ("readResourceRequested", "openUrlRequested", "openFileRequested")
 
 
 P = TypeVar("P", bound=EntryPage)
 
 
-class CatalogPanel(QWidget, Generic[P]):
+class CatalogPanel(ExplorePanel, Generic[P]):
     """Subclasses set ``noun``, ``capability``, ``list_changed`` and implement ``fetch``, ``make_page`` and
     ``gate_page``."""
 
-    readResourceRequested = Signal(str)
-    openUrlRequested = Signal(str)
-    openFileRequested = Signal(str)
     refreshed = Signal(str)
     """The list was (re)loaded; the argument is why: ``connect``, ``changed`` or ``manual``."""
 
@@ -53,10 +52,9 @@ class CatalogPanel(QWidget, Generic[P]):
     list_changed = ""
 
     def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.controller = controller
+        super().__init__(controller, parent)
         self.pages: OrderedDict[str, P] = OrderedDict()
-        self._tasks = TaskSet(lambda error: self.browser.show_note(f"Internal error: {error}", "error"))
+        self._tasks = PanelTasks(self, lambda error: self.browser.show_note(describe_failure(error), "error"))
         self._refreshing = False
         self._again: str | None = None
         self._listed_from: Connection | None = None
@@ -79,10 +77,7 @@ class CatalogPanel(QWidget, Generic[P]):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
 
-        self._changed_timer = QTimer(self)
-        self._changed_timer.setSingleShot(True)
-        self._changed_timer.setInterval(self.COALESCE_MS)
-        self._changed_timer.timeout.connect(lambda: self.refresh("changed"))
+        self._changed_timer = coalescer(self, self.COALESCE_MS, lambda: self.refresh("changed"))
         self.browser.currentChanged.connect(self._show_entry)
         self.browser.refreshRequested.connect(lambda: self.refresh("manual"))
         self._show_placeholder()
@@ -100,10 +95,9 @@ class CatalogPanel(QWidget, Generic[P]):
 
     # -- controller events (wired by the connection tab) --------------------------------------------------
 
-    def on_state(self, value: str) -> None:
+    def on_state(self, state: ConnectionState) -> None:
         """Re-evaluate the gates; on connect, list the entries."""
-        state = ConnectionState(value)
-        connected = state is ConnectionState.CONNECTED
+        connected = live_connection(self.controller) is not None
         self.gate = capability_gap(self.controller.server, self.capability) if connected else NOT_CONNECTED
         missing = connected and self.gate is not None
         set_gated(self.browser, self.gate if missing else None)
@@ -130,8 +124,8 @@ class CatalogPanel(QWidget, Generic[P]):
         if self._refreshing:
             self._again = reason
             return
-        connection = self.controller.connection
-        if connection is None or not connection.is_open or self.gate is not None:
+        connection = live_connection(self.controller)
+        if connection is None or self.gate is not None:
             return
         self._refreshing = True
         self._tasks.spawn(self._refresh(connection, reason))
@@ -211,8 +205,9 @@ class CatalogPanel(QWidget, Generic[P]):
             page = None
         if page is None:
             page = self.make_page(entry)
-            for name in CONTENT_SIGNALS:
-                getattr(page, name).connect(getattr(self, name))
+            page.readResourceRequested.connect(self.readResourceRequested)
+            page.openUrlRequested.connect(self.openUrlRequested)
+            page.openFileRequested.connect(self.openFileRequested)
             self.gate_page(page)
             self.pages[entry.name] = page
             self.stack.addWidget(page)
@@ -237,13 +232,14 @@ class CatalogPanel(QWidget, Generic[P]):
         if self.current_page() is not None and self.browser.current() is not None:
             return
         state = self.controller.state
-        if state is ConnectionState.CONNECTED and self.gate is not None:
+        connected = live_connection(self.controller) is not None
+        if connected and self.gate is not None:
             text = f"{self.gate}.\n\nThis server offers no {self.noun}s."
         elif state is ConnectionState.CONNECTING:
             text = "Connecting…"
         elif self.browser.model.total():
             text = f"Select a {self.noun} on the left."
-        elif state is ConnectionState.CONNECTED:
+        elif connected:
             text = f"The server lists no {self.noun}s." if self._listed_from is not None else f"Listing {self.noun}s…"
         else:
             text = f"Not connected.\n\nConnect to list the server's {self.noun}s."

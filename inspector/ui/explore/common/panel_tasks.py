@@ -1,9 +1,16 @@
-"""Support shared by the Resources and Utilities panels: asyncio tasks owned by a widget, capability gating.
+"""What every Explore panel (and page) shares for its asyncio work and for asking "is there a live connection".
 
-``PanelTasks(owner, on_error)`` runs coroutines on the running (qasync) loop. A task started with a ``key``
-replaces (cancels) the previous task with that key, so a newer request always wins. Unexpected exceptions
-go to ``on_error`` as one line for the UI; when the owner widget is destroyed every task is cancelled and
-nothing is reported any more.
+``PanelTasks(owner, on_error)`` — the one task helper — runs coroutines on the running (qasync) loop and keeps a
+reference to each until it ends. A task started with a ``key`` replaces (cancels) the previous task with that key,
+so a newer request always wins; ``running(key)``/``cancel(key)`` ask about and stop one, ``cancel_all()`` stops
+everything (teardown). An exception escaping a coroutine is logged and goes to ``on_error`` (never "Task exception
+was never retrieved"); ``describe_failure(exc)`` is the one line a panel shows for it. When the owner widget is
+destroyed every task is cancelled and nothing is reported any more.
+
+``live_connection(controller)`` (defined in ``inspector.ui.connection.controller``, re-exported here for the
+panels) is the one answer to "is there a live connection": the controller's connection while it is connected and
+open, else None. ``live_server`` (what the handshake established) and ``require_connection`` (raises
+``NotConnected``) are built on it.
 
 ``gate(widget, reason, tooltip)`` wraps ``inspector.ui.explore.common.gating.set_gated`` for widgets whose own tooltip
 changes with their state; reasons come from ``inspector.ui.explore.common.gating.method_gap``.
@@ -21,16 +28,23 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.client.connection import Connection, ServerInfo
 from inspector.client.errors import NotConnected
-from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.connection.controller import ConnectionController, live_connection
 from inspector.ui.explore.common.gating import set_gated
 
-__all__ = ["PanelTasks", "gate", "live_connection", "live_server", "require_connection"]
+__all__ = ["PanelTasks", "describe_failure", "gate", "live_connection", "live_server", "require_connection"]
 
 _log = logging.getLogger(__name__)
 
 
+def describe_failure(exc: BaseException) -> str:
+    """The one line shown for an unexpected exception of a panel's task."""
+    return f"internal error: {type(exc).__name__}: {exc}"
+
+
 class PanelTasks:
-    def __init__(self, owner: QObject, on_error: Callable[[str], None] | None = None) -> None:
+    """Asyncio tasks started by one widget (``owner``); see the module docstring."""
+
+    def __init__(self, owner: QObject, on_error: Callable[[BaseException], None] | None = None) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._keyed: dict[str, asyncio.Task[Any]] = {}
         self._on_error = on_error
@@ -81,7 +95,7 @@ class PanelTasks:
         _log.error("panel task failed", exc_info=exc)
         if self._on_error is not None:
             try:
-                self._on_error(f"internal error: {type(exc).__name__}: {exc}")
+                self._on_error(exc)
             except RuntimeError:  # the widget went away meanwhile
                 pass
 
@@ -93,15 +107,9 @@ def gate(widget: QWidget, reason: str | None, tooltip: str = "") -> None:
         widget.setToolTip(tooltip)
 
 
-def live_connection(controller: ConnectionController) -> Connection | None:
-    """The controller's connection while it is connected, else None."""
-    connected = controller.state is ConnectionState.CONNECTED
-    return controller.connection if connected else None
-
-
 def live_server(controller: ConnectionController) -> ServerInfo | None:
-    """What the handshake established, while connected; None otherwise."""
-    return controller.server if controller.state is ConnectionState.CONNECTED else None
+    """What the handshake established, while there is a live connection; None otherwise."""
+    return controller.server if live_connection(controller) is not None else None
 
 
 def require_connection(controller: ConnectionController) -> Connection:

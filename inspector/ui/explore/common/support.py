@@ -1,13 +1,9 @@
-"""Pieces shared by the explore panels: the header of a selected tool/prompt, and ``TaskSet`` for the asyncio
-work a panel starts from its slots (tasks on the running qasync loop, referenced until done, errors reported
-to a callback instead of leaking as "Task exception was never retrieved")."""
+"""Pieces shared by the explore panels: the header of a selected tool/prompt and the base of its page. The
+asyncio work of panels and pages goes through ``inspector.ui.explore.common.panel_tasks.PanelTasks``."""
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal
@@ -16,9 +12,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWi
 
 from inspector.content.catalog import CatalogEntry
 from inspector.ui.explore.common.icons import entry_icon
-from inspector.ui.widgets.style import Banner, badge_label, monospace_font, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.markdown import MarkdownLabel
+from inspector.ui.widgets.style import badge_label, monospace_font, tones
 
-__all__ = ["EntryHeader", "EntryPage", "TaskSet", "alive", "clock_text"]
+__all__ = ["EntryHeader", "EntryPage", "alive", "clock_text"]
 
 DESCRIPTION_CHARS = 700
 
@@ -30,36 +28,6 @@ def alive(obj: QObject | None) -> bool:
 
 def clock_text() -> str:
     return time.strftime("%H:%M:%S")
-
-
-class TaskSet:
-    """Asyncio tasks started by one widget. ``spawn`` keeps a reference until the task ends; an exception
-    escaping the coroutine goes to ``on_error`` (never unhandled). ``cancel_all`` on teardown."""
-
-    def __init__(self, on_error: Callable[[BaseException], None]) -> None:
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._on_error = on_error
-
-    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
-        task = asyncio.get_event_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return task
-
-    def _done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
-            return
-        error = task.exception()
-        if error is not None:
-            self._on_error(error)
-
-    def cancel_all(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-
-    def __len__(self) -> int:
-        return len(self._tasks)
 
 
 class EntryHeader(QWidget):
@@ -104,15 +72,15 @@ class EntryHeader(QWidget):
 
         text = entry.description.strip()
         shown = text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1] + "…"
-        self.description_label = QLabel(shown or "No description.", self)
-        self.description_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.description_label.setWordWrap(True)
-        self.description_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.description_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.description_label: QLabel | MarkdownLabel
+        """The description as Markdown (rendered safely: nothing loaded, links open on click only)."""
+        if text:
+            self.description_label = MarkdownLabel(shown, self)
+        else:
+            self.description_label = QLabel("No description.", self)
+            self.description_label.setStyleSheet(f"color: {t.muted}; font-style: italic;")
         if shown != text:
             self.description_label.setToolTip(text[:5000])
-        if not text:
-            self.description_label.setStyleSheet(f"color: {t.muted}; font-style: italic;")
 
         column = QVBoxLayout()
         column.setSpacing(3)

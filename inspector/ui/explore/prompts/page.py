@@ -3,21 +3,30 @@ autocomplete when the server declared ``completions``), "Get", and the messages 
 
 Prompt arguments are strings: empty optional fields are left out; an empty required field stops "Get" with
 the problem shown next to the field. JSON-RPC errors and client failures show in a banner over the transcript.
+
+Arguments that are long text get a multi-line field (``is_long_text``, the one rule): a word of the argument's
+name or title (split at ``_``, ``-``, spaces and camelCase) is one of ``LONG_TEXT_WORDS`` (code, text, content,
+body, message, query, ...), or its description asks for several lines ("multi-line", "paragraph", ...) or is
+longer than ``LONG_DESCRIPTION_CHARS``. Enter there starts a new line; Ctrl+Enter gets the prompt from any
+field, Enter in a single-line field too. Multi-line fields have no autocomplete (completion/complete suggests
+short values).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QVBoxLayout,
@@ -27,14 +36,41 @@ from PySide6.QtWidgets import (
 from inspector.client.connection import Connection
 from inspector.client.errors import ClientError, RemoteError
 from inspector.content.catalog import CatalogEntry, PromptArgument
+from inspector.content.plural import noun, plural
 from inspector.content.text import format_duration
 from inspector.ui.explore.common.gating import set_gated
-from inspector.ui.explore.common.support import EntryHeader, EntryPage, TaskSet, alive
-from inspector.ui.explore.completion import ArgumentCompleter
+from inspector.ui.explore.common.panel_tasks import PanelTasks
+from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
+from inspector.ui.explore.completion import ArgumentCompleter, asking
 from inspector.ui.viewers import TranscriptView, forward_content_signals
-from inspector.ui.widgets.style import Banner, section_label, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import section_label, tones
 
-__all__ = ["PromptPage"]
+__all__ = ["LONG_DESCRIPTION_CHARS", "LONG_TEXT_WORDS", "PromptPage", "is_long_text"]
+
+LONG_TEXT_WORDS: Final = frozenset(
+    {"code", "text", "content", "contents", "body", "message", "messages", "query", "prompt", "document", "snippet",
+     "source", "diff", "patch", "sql", "script", "markdown", "html", "json", "yaml", "xml", "transcript", "essay",
+     "article", "notes", "instructions", "description", "summary", "paragraph", "letter", "email", "template"}
+)  # fmt: skip
+"""Words of an argument's name or title that mark it as long text."""
+LONG_DESCRIPTION_CHARS: Final = 120
+"""A description longer than this suggests a long answer, too."""
+_MULTILINE_HINTS: Final = ("multi-line", "multiline", "multiple lines", "several lines", "paragraph", "long text")
+MULTILINE_ROWS: Final = 4
+
+
+def _words(text: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return [word for word in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if word]
+
+
+def is_long_text(argument: PromptArgument) -> bool:
+    """The argument gets a multi-line field (the rule is in the module docstring)."""
+    if any(word in LONG_TEXT_WORDS for word in _words(argument.name) + _words(argument.title)):
+        return True
+    description = argument.description.lower()
+    return len(description) > LONG_DESCRIPTION_CHARS or any(hint in description for hint in _MULTILINE_HINTS)
 
 
 class PromptPage(EntryPage):
@@ -46,7 +82,9 @@ class PromptPage(EntryPage):
     ) -> None:
         super().__init__(entry, parent)
         self._connection = connection
-        self._tasks = TaskSet(lambda error: self._show_error("Internal error", f"{type(error).__name__}: {error}"))
+        self._tasks = PanelTasks(
+            self, lambda error: self._show_error("Internal error", f"{type(error).__name__}: {error}")
+        )
         self._task: asyncio.Task[None] | None = None
         self.result: dict[str, Any] | None = None
         self.error_banner: Banner | None = None
@@ -54,6 +92,9 @@ class PromptPage(EntryPage):
 
         self.header = EntryHeader(entry, self)
         self.fields: dict[str, QLineEdit] = {}
+        """The single-line fields, by argument name."""
+        self.text_fields: dict[str, QPlainTextEdit] = {}
+        """The multi-line fields (``is_long_text``), by argument name."""
         self.labels: dict[str, QLabel] = {}
         self.field_errors: dict[str, QLabel] = {}
         self.completers: dict[str, ArgumentCompleter] = {}
@@ -120,6 +161,10 @@ class PromptPage(EntryPage):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
         self.get_button.clicked.connect(self.get)
+        self.get_shortcut = QShortcut(self)
+        self.get_shortcut.setKeys([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self.get_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.get_shortcut.activated.connect(self.get)
 
     def _label(self, argument: PromptArgument) -> QLabel:
         text = argument.title or argument.name
@@ -133,6 +178,8 @@ class PromptPage(EntryPage):
         return label
 
     def _field(self, argument: PromptArgument, form: QFormLayout) -> QWidget:
+        if is_long_text(argument):
+            return self._text_field(argument)
         edit = QLineEdit(self)
         edit.setObjectName(f"arg:{argument.name}")
         edit.setPlaceholderText(argument.description or ("required" if argument.required else "optional"))
@@ -145,7 +192,9 @@ class PromptPage(EntryPage):
         self.field_errors[argument.name] = error
         edit.textEdited.connect(lambda _text, e=error: e.hide())
         ref = {"type": "ref/prompt", "name": self.entry.name}
-        completer = ArgumentCompleter(edit, ref, argument.name, self._connection, self.values, self._tasks)
+        completer = ArgumentCompleter(
+            edit, argument.name, asking(ref, argument.name, self._connection), self.values, self._tasks
+        )
         completer.answered.connect(lambda _name, c=completer: self.completion_label.setText(c.status))
         self.completers[argument.name] = completer
         box = QWidget(self)
@@ -156,6 +205,38 @@ class PromptPage(EntryPage):
         column.addWidget(error)
         return box
 
+    def _text_field(self, argument: PromptArgument) -> QWidget:
+        """A multi-line field: Enter adds a line, Tab moves on, Ctrl+Enter gets the prompt."""
+        edit = QPlainTextEdit(self)
+        edit.setObjectName(f"arg:{argument.name}")
+        edit.setPlaceholderText(argument.description or ("required" if argument.required else "optional"))
+        edit.setToolTip((argument.description + "\n\n" if argument.description else "") + "Ctrl+Enter: Get")
+        edit.setTabChangesFocus(True)
+        edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        line = QFontMetrics(edit.font()).lineSpacing()
+        margins = edit.contentsMargins()
+        frame = 2 * edit.frameWidth() + int(edit.document().documentMargin() * 2) + margins.top() + margins.bottom()
+        edit.setFixedHeight(line * MULTILINE_ROWS + frame)
+        self.text_fields[argument.name] = edit
+        error = QLabel(self)
+        error.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
+        error.hide()
+        self.field_errors[argument.name] = error
+        edit.textChanged.connect(error.hide)
+        box = QWidget(self)
+        column = QVBoxLayout(box)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(1)
+        column.addWidget(edit)
+        column.addWidget(error)
+        return box
+
+    def text_of(self, name: str) -> str:
+        """The text of argument ``name``'s field, single- or multi-line."""
+        if name in self.text_fields:
+            return self.text_fields[name].toPlainText()
+        return self.fields[name].text()
+
     # -- state -------------------------------------------------------------------------------------------
 
     def form_label(self, name: str) -> str:
@@ -164,12 +245,15 @@ class PromptPage(EntryPage):
 
     def values(self) -> dict[str, str]:
         """The arguments to send: every filled field (empty optional fields are left out)."""
-        return {name: edit.text() for name, edit in self.fields.items() if edit.text() != ""}
+        names = [a.name for a in self.entry.arguments if a.name in self.fields or a.name in self.text_fields]
+        return {name: self.text_of(name) for name in names if self.text_of(name) != ""}
 
     def set_values(self, values: dict[str, str]) -> None:
         for name, value in values.items():
             if name in self.fields:
                 self.fields[name].setText(value)
+            elif name in self.text_fields:
+                self.text_fields[name].setPlainText(value)
 
     def set_unavailable(self, reason: str | None, completion_gap: str | None) -> None:
         """Gate "Get" (not connected / no prompts capability) and completions (no completions capability)."""
@@ -182,7 +266,7 @@ class PromptPage(EntryPage):
             self.completion_label.setToolTip(completion_gap or "Suggestions come from completion/complete")
 
     def missing(self) -> list[str]:
-        return [a.name for a in self.entry.arguments if a.required and not self.fields[a.name].text()]
+        return [a.name for a in self.entry.arguments if a.required and not self.text_of(a.name)]
 
     # -- commands ----------------------------------------------------------------------------------------
 
@@ -194,10 +278,10 @@ class PromptPage(EntryPage):
             label.setText("required" if name in missing else "")
             label.setVisible(name in missing)
         if missing:
-            self.status_label.setText(f"Fill in the required argument{'s' * (len(missing) != 1)}: {', '.join(missing)}")
+            self.status_label.setText(f"Fill in the required {noun(len(missing), 'argument')}: {', '.join(missing)}")
             return False
-        connection = self._connection()
-        if connection is None or not connection.is_open:
+        connection = self._connection()  # the panel's live_connection
+        if connection is None:
             self.status_label.setText("Not connected.")
             return False
         self._clear_error()
@@ -236,7 +320,7 @@ class PromptPage(EntryPage):
         description = result.get("description")
         self.transcript.set_messages(result.get("messages"), description=description if description else None)
         count = len(result["messages"]) if isinstance(result.get("messages"), list) else 0
-        self.status_label.setText(f"{count} message{'s' * (count != 1)} · {format_duration(elapsed)}")
+        self.status_label.setText(f"{plural(count, 'message')} · {format_duration(elapsed)}")
         self.finished.emit(True)
 
     def _done(self) -> None:

@@ -8,9 +8,10 @@ from PySide6.QtWidgets import QWidget
 
 from inspector.client.connection import Connection
 from inspector.content.catalog import CatalogEntry, parse_prompts
-from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.explore.catalog.panel import CatalogPanel
 from inspector.ui.explore.common.gating import method_gap
+from inspector.ui.explore.common.panel_tasks import live_connection
 from inspector.ui.explore.prompts.page import PromptPage
 
 __all__ = ["PromptsPanel"]
@@ -42,5 +43,4 @@ class PromptsPanel(CatalogPanel[PromptPage]):
         return self.select(name)
 
     def _connection(self) -> Connection | None:
-        c = self.controller
-        return c.connection if c.state is ConnectionState.CONNECTED else None
+        return live_connection(self.controller)

@@ -14,11 +14,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
-from inspector.content.blocks import annotation_badges, format_size
+from inspector.content.blocks import annotation_badges
 from inspector.content.subscriptions import TextChange
+from inspector.protocol.sizes import format_size
 from inspector.ui.explore.resources.template_form import TemplateForm
 from inspector.ui.viewers import ResourceContentsView
-from inspector.ui.widgets.style import Banner, badge_label, badge_row, clear_layout, hbox, monospace_font, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.markdown import MarkdownLabel
+from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, monospace_font, tones
 
 __all__ = ["ResourceDetail", "ResourceHeader"]
 
@@ -47,10 +50,8 @@ class ResourceHeader(QWidget):
         self.uri_label.setTextFormat(Qt.TextFormat.PlainText)
         self.uri_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.uri_label.setStyleSheet(f"color: {t.accent};")
-        self.description_label = QLabel(self)
-        self.description_label.setWordWrap(True)
-        self.description_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.description_label.setStyleSheet(f"color: {t.muted};")
+        self.description_label = MarkdownLabel("", self)
+        """The resource's description, as Markdown (nothing loaded; links open on click only)."""
         self.badges = QWidget(self)
         self._badge_layout = hbox(self.badges, spacing=4)
         layout.addWidget(self.title_label)
@@ -75,7 +76,7 @@ class ResourceHeader(QWidget):
         self.uri_label.setText(uri or "(no URI)")
         self.uri_label.show()
         description = _text(entry, "description")
-        self.description_label.setText(description)
+        self.description_label.set_markdown(description)
         self.description_label.setVisible(bool(description))
         labels: list[QLabel] = []
         if template:

@@ -3,7 +3,7 @@ server-side autocomplete, reads shown by the content viewers, and live subscript
 
 Everything goes through the controller's *current* connection, so the panel survives reconnects: on
 ``connected`` it re-gates its widgets by the declared capabilities, reloads the lists and subscribes again to
-what was subscribed before. Notifications arrive through ``controller.notificationReceived``:
+what was subscribed before. An ``ExplorePanel``: the connection tab wires ``on_state`` and ``on_notification``:
 ``resources/list_changed`` reloads the lists (with a visible note), ``resources/updated`` for a subscribed URI
 re-reads it (coalescing bursts) and, when that resource is on screen, shows the new content and a diff.
 """
@@ -14,7 +14,7 @@ import asyncio
 import time
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.client.errors import ClientError
@@ -23,11 +23,20 @@ from inspector.content.templates import CompletionResult, parse_completion, temp
 from inspector.protocol.events import NotificationReceived
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.explore.common.gating import method_gap
-from inspector.ui.explore.common.panel_tasks import PanelTasks, gate, live_server, require_connection
+from inspector.ui.explore.common.panel import ExplorePanel
+from inspector.ui.explore.common.panel_tasks import (
+    PanelTasks,
+    describe_failure,
+    gate,
+    live_connection,
+    live_server,
+    require_connection,
+)
 from inspector.ui.explore.resources.detail import ResourceDetail
 from inspector.ui.explore.resources.model import ResourceListModel, ResourceListPage
 from inspector.ui.explore.resources.subscriptions import SubscriptionsView
-from inspector.ui.widgets.style import Banner, hbox, tones
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import hbox, tones
 
 __all__ = ["ResourcesPanel"]
 
@@ -38,18 +47,13 @@ def _clock(at: float | None = None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at))
 
 
-class ResourcesPanel(QWidget):
-    """Self-wired to ``controller``'s signals; also offers the Explore hooks ``open_resource(uri)``,
-    ``shutdown()`` and the content signals ``openUrlRequested(str)`` / ``openFileRequested(str)``."""
-
-    openUrlRequested = Signal(str)
-    openFileRequested = Signal(str)
+class ResourcesPanel(ExplorePanel):
+    """An ``ExplorePanel`` (wired by the connection tab); ``open_resource(uri)`` shows and reads a resource."""
 
     def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.controller = controller
+        super().__init__(controller, parent)
         self.book = SubscriptionBook()
-        self.tasks = PanelTasks(self, self._show_error)
+        self.tasks = PanelTasks(self, lambda error: self._show_error(describe_failure(error)))
         self.current_uri: str | None = None
         """The URI whose content is on screen (or being read)."""
         self.last_result: Any = None
@@ -61,9 +65,6 @@ class ResourcesPanel(QWidget):
         self.resources_model = ResourceListModel("uri", self)
         self.templates_model = ResourceListModel("uriTemplate", self)
         self._build()
-        controller.stateChanged.connect(self._on_state)
-        controller.notificationReceived.connect(self._on_notification)
-        self._on_state(controller.state.value)
 
     # --- layout ---------------------------------------------------------------------------------------------
 
@@ -180,8 +181,8 @@ class ResourcesPanel(QWidget):
 
     # --- connection state and gating ------------------------------------------------------------------------
 
-    def _on_state(self, _state: str) -> None:
-        connected = self.controller.state is ConnectionState.CONNECTED
+    def on_state(self, state: ConnectionState) -> None:
+        connected = live_connection(self.controller) is not None
         if connected:
             self.note_banner.hide()
             self.refresh()
@@ -368,7 +369,7 @@ class ResourcesPanel(QWidget):
 
     # --- notifications --------------------------------------------------------------------------------------
 
-    def _on_notification(self, event: NotificationReceived) -> None:
+    def on_notification(self, event: NotificationReceived) -> None:
         if event.method == "notifications/resources/list_changed":
             self.note_banner.title_label.setText(
                 f"The server changed its resource list at {_clock()} (notifications/resources/list_changed); "

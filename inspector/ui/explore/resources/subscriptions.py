@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content.plural import plural
 from inspector.content.subscriptions import Subscription, SubscriptionBook, SubscriptionState
 from inspector.ui.widgets.style import section_label, tones
 
@@ -143,7 +144,7 @@ class SubscriptionsModel(QAbstractTableModel):
         lines = [sub.uri, f"state: {_STATE_LABELS[sub.state]}"]
         if sub.subscribed_at is not None:
             lines.append(f"subscribed at {_clock(sub.subscribed_at)}")
-        lines.append(f"{sub.update_count} update(s), re-read {sub.read_count} time(s)")
+        lines.append(f"{plural(sub.update_count, 'update')}, re-read {plural(sub.read_count, 'time')}")
         if sub.error:
             lines.append(f"error: {sub.error}")
         return "\n".join(lines)

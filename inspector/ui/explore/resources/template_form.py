@@ -1,20 +1,20 @@
 """``TemplateForm``: one field per RFC 6570 variable of a resource template, server-side autocomplete, a live
 URI preview and a Read button.
 
-Completion goes through ``completion/complete`` (via the ``Completer`` the panel passes in), debounced per
-field; the context carries the other arguments already filled. An answer for an older value of the field is
-dropped. Without a completer (the server declared no ``completions``) the fields say so in their tooltip.
+Completion goes through ``completion/complete`` (via the ``Completer`` the panel passes in), one
+``ArgumentCompleter`` per field (debounced; the context carries the other arguments already filled; an answer
+for an older value of the field is dropped). Without a completer (the server declared no ``completions``) the
+fields say so in their tooltip.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
+from PySide6.QtCore import QStringListModel, Qt, Signal
 from PySide6.QtWidgets import (
-    QCompleter,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -24,15 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.client.errors import ClientError
 from inspector.content.templates import (
     CompletionResult,
     TemplateError,
     TemplateVariable,
     UriTemplate,
-    completion_context,
 )
-from inspector.ui.explore.common.panel_tasks import PanelTasks
+from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure
+from inspector.ui.explore.completion import ArgumentCompleter, Ask
 from inspector.ui.widgets.style import monospace_font, tones
 
 __all__ = ["Completer", "TemplateField", "TemplateForm"]
@@ -40,19 +39,21 @@ __all__ = ["Completer", "TemplateField", "TemplateForm"]
 Completer = Callable[[str, str, str, dict[str, Any] | None], Awaitable[CompletionResult]]
 """``await completer(template, argument, value, context)``; raises ClientError on failure."""
 
-DEBOUNCE_MS: Final = 250
-
 
 @dataclass(slots=True)
 class TemplateField:
     variable: TemplateVariable
     edit: QLineEdit
-    completer: QCompleter
-    model: QStringListModel
-    timer: QTimer
-    generation: int = 0
-    completions: int = 0
-    """Completion answers applied to this field."""
+    completion: ArgumentCompleter
+
+    @property
+    def model(self) -> QStringListModel:
+        return self.completion.model
+
+    @property
+    def completions(self) -> int:
+        """Completion answers applied to this field."""
+        return self.completion.answers
 
 
 class TemplateForm(QWidget):
@@ -65,7 +66,7 @@ class TemplateForm(QWidget):
         self.template: UriTemplate | None = None
         self.fields: dict[str, TemplateField] = {}
         self._completer_fn: Completer | None = None
-        self._tasks = PanelTasks(self, self._show_status)
+        self._tasks = PanelTasks(self, lambda error: self._show_status(describe_failure(error), "error"))
         t = tones(self)
 
         layout = QVBoxLayout(self)
@@ -150,9 +151,7 @@ class TemplateForm(QWidget):
 
     def request_completion(self, name: str) -> None:
         """Ask the server for completions of ``name`` now (normally done after typing pauses)."""
-        field = self.fields[name]
-        field.timer.stop()
-        self._complete(field)
+        self.fields[name].completion.request_now()
 
     # --- building -------------------------------------------------------------------------------------------
 
@@ -167,21 +166,16 @@ class TemplateForm(QWidget):
         elif self._completer_fn is not None:
             tip.append("Suggestions come from the server (completion/complete) as you type.")
         edit.setToolTip("\n".join(tip))
-        model = QStringListModel(edit)  # parented to the field: removing the row deletes them all
-        completer = QCompleter(model, edit)
-        completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setMaxVisibleItems(12)
-        edit.setCompleter(completer)
-        timer = QTimer(edit)
-        timer.setSingleShot(True)
-        timer.setInterval(DEBOUNCE_MS)
-        field = TemplateField(variable, edit, completer, model, timer)
-        timer.timeout.connect(lambda: self._complete(field))
-        edit.textEdited.connect(lambda _text: self._on_edited(field))
+        # parented to the field: removing the row deletes it
+        completion = ArgumentCompleter(
+            edit, variable.name, self._asker(variable.name), self.values, self._tasks, on_focus=False
+        )
+        completion.set_enabled(self._completer_fn is not None)
+        completion.answered.connect(lambda _name, c=completion: self._show_status(c.status, c.tone))
+        completion.completer.activated.connect(lambda _text: self._update_preview())
+        field = TemplateField(variable, edit, completion)
         edit.textChanged.connect(lambda _text: self._update_preview())
         edit.returnPressed.connect(self._request_read)
-        completer.activated.connect(lambda _text: self._update_preview())
         label = QLabel(f"{variable.name}{' *' if variable.required else ''}", self)
         label.setToolTip(variable.hint)
         if variable.required:
@@ -191,47 +185,22 @@ class TemplateForm(QWidget):
 
     def _clear_fields(self) -> None:
         for field in self.fields.values():
-            field.timer.stop()
+            field.completion.set_enabled(False)
         while self.form_layout.rowCount():
             self.form_layout.removeRow(0)
         self.fields.clear()
 
     # --- behaviour ------------------------------------------------------------------------------------------
 
-    def _on_edited(self, field: TemplateField) -> None:
-        field.generation += 1
-        if self._completer_fn is not None:
-            field.timer.start()
+    def _asker(self, name: str) -> Ask:
+        """How the field ``name`` asks: through the panel's completer, for the template shown."""
 
-    def _complete(self, field: TemplateField) -> None:
-        if self._completer_fn is None or self.template is None:
-            return
-        field.generation += 1
-        self._tasks.spawn(self._run_completion(field, field.generation), key=f"complete:{field.variable.name}")
+        def ask(value: str, context: dict[str, Any] | None) -> Awaitable[CompletionResult] | None:
+            if self._completer_fn is None or self.template is None:
+                return None
+            return self._completer_fn(self.template.template, name, value, context)
 
-    async def _run_completion(self, field: TemplateField, generation: int) -> None:
-        assert self._completer_fn is not None and self.template is not None
-        name = field.variable.name
-        value = field.edit.text()
-        context = completion_context(self.values(), exclude=name)
-        try:
-            result = await self._completer_fn(self.template.template, name, value, context)
-        except ClientError as exc:
-            self._show_status(f"Completion of {name} failed: {exc}", "error")
-            return
-        if generation != field.generation or name not in self.fields or self.fields[name] is not field:
-            return  # the user typed on meanwhile, or the template changed
-        field.model.setStringList(list(result.values))
-        field.completions += 1
-        more = " (more available)" if result.has_more else ""
-        total = f" of {result.total}" if result.total is not None and result.total != len(result.values) else ""
-        message = f"{len(result.values)}{total} suggestion{'s' if len(result.values) != 1 else ''} for {name}{more}"
-        if result.problem:
-            self._show_status(f"{message}; {result.problem}", "warning")
-        else:
-            self._show_status(message)
-        if result.values and field.edit.hasFocus() and list(result.values) != [value]:
-            field.completer.complete()
+        return ask
 
     def _update_preview(self) -> None:
         t = tones(self)

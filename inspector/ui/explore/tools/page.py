@@ -16,11 +16,13 @@ from functools import partial
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QListView,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -31,15 +33,20 @@ from PySide6.QtWidgets import (
 from inspector.client.connection import Connection
 from inspector.client.errors import ClientError, RemoteError, RequestCancelled, RequestTimeout
 from inspector.content.catalog import CatalogEntry
+from inspector.content.plural import plural
 from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
+from inspector.schema import FieldError
 from inspector.store.history import ArgumentHistory, HistoryEntry
 from inspector.ui.connection.controller import UrlRequiredExplainer
 from inspector.ui.explore.catalog.model import HistoryModel
+from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.explore.common.gating import set_gated
-from inspector.ui.explore.common.support import EntryHeader, EntryPage, TaskSet, alive
+from inspector.ui.explore.common.panel_tasks import PanelTasks
+from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
 from inspector.ui.schema_form import SchemaForm
-from inspector.ui.viewers import ToolResultView, forward_content_signals
-from inspector.ui.widgets.style import Banner, tones
+from inspector.ui.viewers import ResultState, ToolResultView, forward_content_signals
+from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.style import tones
 
 __all__ = ["CallContext", "HistoryPane", "ToolPage"]
 
@@ -141,6 +148,13 @@ class HistoryPane(QWidget):
 class ToolPage(EntryPage):
     """Everything about one tool; see the module docstring."""
 
+    MAX_FORM_SHARE = 0.6
+    """The form's share of the page's height at most, when it is fitted (the result keeps the rest)."""
+    MAX_FORM_SHARE_BEFORE_RUN = 0.8
+    """... while there is no result yet (only the placeholder below the form)."""
+    PROBLEM_ROWS = 4
+    """Validation problems listed without scrolling."""
+
     callFinished = Signal(str)
     """The call ended; the argument is the result view's state (success, tool-error, protocol-error, ...)."""
 
@@ -152,23 +166,34 @@ class ToolPage(EntryPage):
         parent: QWidget | None = None,
         *,
         explain_url_required: Callable[[], UrlRequiredExplainer | None] = lambda: None,
+        split: SplitMemory | None = None,
     ) -> None:
         super().__init__(entry, parent)
+        self.split_memory = split if split is not None else SplitMemory()
+        """The form/result split the user chose (shared by the panel's pages); ``fit_split`` when there is none."""
         self._explain_url_required = explain_url_required
         self.history = history
         self._context = context
         self._task: asyncio.Task[None] | None = None
-        self._tasks = TaskSet(self._internal_error)
+        self._history_entry: HistoryEntry | None = None
+        """The history entry of the call in flight (its outcome is added when it ends)."""
+        self._timed_out = False
+        self._tasks = PanelTasks(self, self._internal_error)
 
         # containers first: filling a splitter that already holds them avoids a size recalculation per child
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
         top = QWidget(self.splitter)
+        self.inputs_box = top
+        """The splitter's upper part: header, argument tabs, Run, the problems."""
         self.result_box = QWidget(self.splitter)
         self.splitter.addWidget(top)
         self.splitter.addWidget(self.result_box)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
+        # the form keeps the height it was given, the result takes whatever the window grows by
+        self.splitter.setStretchFactor(0, 0)
+        self.splitter.setStretchFactor(1, 1)
+        self.split_memory.attach(self.splitter)
+        self._split_pending = True
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -202,10 +227,24 @@ class ToolPage(EntryPage):
         self.validation_label.setStyleSheet(f"color: {t.error_fg};")
         self.validation_label.setWordWrap(True)
         self.validation_label.hide()
+        self.send_anyway_button = QPushButton("Send anyway", top)
+        self.send_anyway_button.setToolTip(
+            "Call the tool with these arguments although they break its inputSchema (to test the server's own"
+            " validation)"
+        )
+        self.send_anyway_button.hide()
+        self.problems_list = QListWidget(top)
+        """Every validation problem of the last Run; clicking one goes to its field."""
+        self.problems_list.setObjectName("problemsList")
+        self.problems_list.setStyleSheet(f"QListWidget#problemsList {{ color: {t.error_fg}; }}")
+        self.problems_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problems_list.setWordWrap(True)
+        self.problems_list.hide()
         run_row = QHBoxLayout()
         run_row.setContentsMargins(12, 4, 12, 8)
         run_row.addWidget(self.run_button)
         run_row.addWidget(self.validation_label, 1)
+        run_row.addWidget(self.send_anyway_button)
         run_row.addStretch(0)
         run_row.addWidget(self.timeout_label)
         top_layout = QVBoxLayout(top)
@@ -214,6 +253,10 @@ class ToolPage(EntryPage):
         top_layout.addWidget(self.header)
         top_layout.addWidget(self.inputs, 1)
         top_layout.addLayout(run_row)
+        problems_row = QHBoxLayout()
+        problems_row.setContentsMargins(12, 0, 12, 8)
+        problems_row.addWidget(self.problems_list)
+        top_layout.addLayout(problems_row)
 
         self.failure_banner: Banner | None = None
         self._result_view: ToolResultView | None = None
@@ -227,11 +270,15 @@ class ToolPage(EntryPage):
         self._result_layout.addWidget(self.result_placeholder, 1)
 
         self.run_button.clicked.connect(self.run)
+        self.send_anyway_button.clicked.connect(self.send_anyway)
+        self.problems_list.itemActivated.connect(self._go_to_problem)
+        self.problems_list.itemClicked.connect(self._go_to_problem)
         self.history_pane.recallRequested.connect(self.recall)
         self.history_pane.rerunRequested.connect(self.rerun)
-        shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
-        shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        shortcut.activated.connect(self.run)
+        self.run_shortcut = QShortcut(self)
+        self.run_shortcut.setKeys([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
+        self.run_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.run_shortcut.activated.connect(self.run)
         self.update_timeout()
         # the form is built on the next turn of the event loop: selecting a tool shows its page at once
         QTimer.singleShot(0, self, self._build_form)
@@ -247,6 +294,8 @@ class ToolPage(EntryPage):
             form.valueChanged.connect(self.validation_label.hide)
             self._form_layout.addWidget(form)
             self._form = form
+            if self.isVisible():
+                QTimer.singleShot(0, self, self._apply_split)
         return self._form
 
     @property
@@ -290,25 +339,41 @@ class ToolPage(EntryPage):
         if self.running or not self.run_button.isEnabled():
             return False
         self.update_timeout()
-        errors = self.form.errors()
-        if errors:
-            count = len(errors)
-            self.validation_label.setText(f"Fix {count} problem{'s' * (count != 1)} before running: {errors[0]}")
-            self.validation_label.show()
-            self.inputs.setCurrentWidget(self.form_box)
+        problems = self.form.problems()
+        if problems:
+            self._show_problems(problems)
             return False
-        connection, timeout = self._context()
-        if connection is None or not connection.is_open:
+        return self._send()
+
+    def send_anyway(self) -> bool:
+        """Call the tool with the form's value although it breaks the inputSchema (False: nothing sent)."""
+        if self.running or not self.run_button.isEnabled():
+            return False
+        self.update_timeout()
+        return self._send()
+
+    def _send(self) -> bool:
+        try:
+            arguments = self.form.value()
+        except ValueError as exc:  # raw JSON that does not parse: there is nothing to send
+            self.validation_label.setText(f"Nothing to send: {exc}")
+            self.validation_label.show()
+            return False
+        connection, timeout = self._context()  # the panel's live_connection
+        if connection is None:
             self.validation_label.setText("Not connected.")
             self.validation_label.show()
             return False
-        self.validation_label.hide()
-        arguments = self.form.value()
-        self.history.record(self.entry.name, arguments, self.entry.input_schema)
+        self._hide_problems()
+        self._history_entry = self.history.record(self.entry.name, arguments, self.entry.input_schema)
+        self._timed_out = False
         self.history_pane.reload()
         self._update_history_tab()
         self._clear_failure()
+        first = self._result_view is None
         self.result_view.set_running()
+        if first:
+            self._apply_split()  # the result takes its room now
         self.run_button.setEnabled(False)
         self._task = self._tasks.spawn(self._call(connection, arguments, timeout))
         return True
@@ -336,6 +401,9 @@ class ToolPage(EntryPage):
         args = arguments if isinstance(arguments, dict) else None
         view = self.result_view
         show: Callable[[], None]
+        unwatch = connection.watch_person(self._on_person)
+        if connection.asking_a_person:
+            self._on_person(True)
         try:
             result = await connection.call_tool(self.entry.name, args, on_progress=self._on_progress, timeout=timeout)
         except asyncio.CancelledError:
@@ -346,6 +414,7 @@ class ToolPage(EntryPage):
                 self._explain_url_elicitation(exc)
         except RequestTimeout as exc:
             show = partial(view.set_cancelled, f"Timed out: {exc}. notifications/cancelled was sent to the server.")
+            self._timed_out = True
         except RequestCancelled as exc:
             show = partial(view.set_cancelled, str(exc))
         except ClientError as exc:
@@ -355,6 +424,8 @@ class ToolPage(EntryPage):
                 show = partial(view.set_result, result, self.entry.output_schema)
             else:
                 show = partial(self._show_failure, "The server's answer is not a tool result", repr(result)[:500])
+        finally:
+            unwatch()
         self._finish(show)
 
     def _explain_url_elicitation(self, exc: RemoteError) -> None:
@@ -372,7 +443,40 @@ class ToolPage(EntryPage):
             return
         show()
         self.run_button.setEnabled(self.run_button.property("gateReason") in (None, ""))
+        self._record_outcome()
         self.callFinished.emit(self.result_view.state().value)
+
+    def outcome(self) -> str:
+        """How the last call ended, as the history keeps it: ok, isError, error <code>, cancelled, timed out,
+        failed (no result and no JSON-RPC error: the connection was lost, the answer was not a result)."""
+        view = self.result_view
+        state = view.state()
+        if state is ResultState.SUCCESS:
+            return "ok"
+        if state is ResultState.TOOL_ERROR:
+            return "isError"
+        if state is ResultState.PROTOCOL_ERROR:
+            code = view.result.get("code") if view.result is not None else None
+            return f"error {code}"
+        if state is ResultState.CANCELLED:
+            return "timed out" if self._timed_out else "cancelled"
+        return "failed"
+
+    def _record_outcome(self) -> None:
+        entry, self._history_entry = self._history_entry, None
+        if entry is None:
+            return
+        self.history.set_outcome(self.entry.name, entry, self.outcome(), self.result_view.duration())
+        selected = self.history_pane.selected()
+        self.history_pane.reload()
+        if selected is not None and selected.key != entry.key:
+            rows = [e.key for e in self.history.entries(self.entry.name)]
+            if selected.key in rows:
+                self.history_pane.select(rows.index(selected.key))
+
+    def _on_person(self, waiting: bool) -> None:
+        if alive(self):
+            self.result_view.set_waiting_for_person(waiting)
 
     def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:
         if alive(self):
@@ -394,6 +498,74 @@ class ToolPage(EntryPage):
             self.failure_banner.hide()
             self.failure_banner.deleteLater()
             self.failure_banner = None
+
+    # -- validation problems -----------------------------------------------------------------------------
+
+    def _show_problems(self, problems: list[FieldError]) -> None:
+        """List every problem (each one goes to its field when clicked) and offer Send anyway."""
+        self.validation_label.setText(f"Fix {plural(len(problems), 'problem')} before running:")
+        self.validation_label.show()
+        self.problems_list.clear()
+        for problem in problems:
+            item = QListWidgetItem(f"• {problem}", self.problems_list)
+            item.setData(Qt.ItemDataRole.UserRole, problem.path_str)
+            item.setToolTip("Go to the field" if problem.path else "The arguments as a whole")
+        rows = min(len(problems), self.PROBLEM_ROWS)
+        row_h = max(self.problems_list.sizeHintForRow(0), self.fontMetrics().height() + 4)
+        self.problems_list.setFixedHeight(rows * row_h + 2 * self.problems_list.frameWidth() + 4)
+        self.problems_list.show()
+        self.send_anyway_button.show()
+        self.inputs.setCurrentWidget(self.form_box)
+        self._apply_split()
+
+    def _hide_problems(self) -> None:
+        self.validation_label.hide()
+        shown = self.problems_list.isVisibleTo(self)
+        self.problems_list.hide()
+        self.problems_list.clear()
+        self.send_anyway_button.hide()
+        if shown:
+            self._apply_split()
+
+    def _go_to_problem(self, item: QListWidgetItem) -> None:
+        self.inputs.setCurrentWidget(self.form_box)
+        self.form.focus_field(str(item.data(Qt.ItemDataRole.UserRole) or ""))
+
+    # -- the form/result split ---------------------------------------------------------------------------
+
+    def fitting_height(self) -> int:
+        """The height the inputs need to show whole: header, tabs, every field, the Run row, the problems."""
+        top = self.inputs_box
+        layout = top.layout()
+        spacing = layout.spacing() if layout is not None else 0
+        width = max(200, top.width())
+        header = self.header.heightForWidth(width) if self.header.hasHeightForWidth() else -1
+        header = header if header > 0 else self.header.sizeHint().height()
+        form = self.form.fitting_height() if self._form is not None else 120
+        tabs = self.inputs.tabBar().sizeHint().height()
+        run = self.run_button.sizeHint().height() + 12
+        problems = self.problems_list.height() + 8 if self.problems_list.isVisibleTo(self) else 0
+        return header + tabs + form + run + problems + 3 * spacing + 4
+
+    def fit_split(self) -> None:
+        """The form takes what it needs (at most ``MAX_FORM_SHARE`` of the page once there is a result), the
+        result the rest."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        share = self.MAX_FORM_SHARE if self._result_view is not None else self.MAX_FORM_SHARE_BEFORE_RUN
+        top = min(self.fitting_height(), int(total * share))
+        top = max(top, self.inputs_box.minimumSizeHint().height())
+        self.splitter.setSizes([top, max(0, total - top)])
+
+    def _apply_split(self) -> None:
+        """The split the user chose (on any page of the panel), else the fitted one."""
+        if alive(self) and self.isVisible() and not self.split_memory.apply(self.splitter):
+            self.fit_split()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._apply_split)  # once the page has its size
 
     def _update_history_tab(self) -> None:
         count = self.history_pane.model.rowCount()

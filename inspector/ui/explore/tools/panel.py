@@ -13,8 +13,10 @@ from PySide6.QtWidgets import QWidget
 from inspector.client.connection import Connection
 from inspector.content.catalog import CatalogEntry, parse_tools
 from inspector.store.history import ArgumentHistory
-from inspector.ui.connection.controller import ConnectionController, ConnectionState
+from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.explore.catalog.panel import CatalogPanel
+from inspector.ui.explore.catalog.split_memory import SplitMemory
+from inspector.ui.explore.common.panel_tasks import live_connection
 from inspector.ui.explore.tools.page import ToolPage
 
 __all__ = ["ToolsPanel"]
@@ -28,12 +30,14 @@ class ToolsPanel(CatalogPanel[ToolPage]):
     def __init__(
         self,
         controller: ConnectionController,
-        server_key: str,
         parent: QWidget | None = None,
         *,
+        server_key: str,
         history_dir: Path | None = None,
     ) -> None:
         self.history = ArgumentHistory(server_key, history_dir)
+        self.result_split = SplitMemory()
+        """The form/result split the user dragged on any tool's page (the connection tab saves it)."""
         super().__init__(controller, parent)
 
     async def fetch(self, connection: Connection) -> list[CatalogEntry]:
@@ -47,6 +51,7 @@ class ToolsPanel(CatalogPanel[ToolPage]):
             self._call_context,
             self.stack,
             explain_url_required=lambda: self.controller.settings.explain_url_required,
+            split=self.result_split,
         )
 
     def gate_page(self, page: ToolPage) -> None:
@@ -56,6 +61,4 @@ class ToolsPanel(CatalogPanel[ToolPage]):
         return self.select(name)
 
     def _call_context(self) -> tuple[Connection | None, float | None]:
-        c = self.controller
-        connection = c.connection if c.state is ConnectionState.CONNECTED else None
-        return connection, c.settings.timeouts.request
+        return live_connection(self.controller), self.controller.settings.timeouts.request

@@ -21,16 +21,27 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
 from inspector.client.errors import ClientError
-from inspector.content.utilities import LOG_LEVELS, PingHistory, format_rtt, parse_log_message
+from inspector.content.plural import plural
+from inspector.content.utilities import PingHistory, format_rtt, parse_log_message
 from inspector.protocol.events import NotificationReceived
+from inspector.protocol.methods import LOG_LEVELS
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.explore.common.gating import method_gap
-from inspector.ui.explore.common.panel_tasks import PanelTasks, gate, live_server, require_connection
+from inspector.ui.explore.common.panel import ExplorePanel
+from inspector.ui.explore.common.panel_tasks import (
+    PanelTasks,
+    describe_failure,
+    gate,
+    live_connection,
+    live_server,
+    require_connection,
+)
 from inspector.ui.explore.utilities.server_log import ServerLogView
 from inspector.ui.widgets.style import hbox, section_label, tones
 
@@ -39,6 +50,8 @@ __all__ = ["UtilitiesPanel"]
 HISTORY_SHOWN: Final = 20
 _PING_TIP: Final = "Send ping and measure the round-trip time"
 _LEVEL_TIP: Final = "The least severe level the server should send (logging/setLevel)"
+_RTT_SAMPLES: Final = ("—", "failed", "8.88 ms", "888 ms", "88.88 s")
+"""The widest texts the round-trip label shows (``format_rtt``), for its fixed width."""
 
 
 def _clock(at: float | None = None) -> str:
@@ -55,21 +68,17 @@ def _card(parent: QWidget) -> QFrame:
     return frame
 
 
-class UtilitiesPanel(QWidget):
-    """Self-wired to ``controller``'s signals; ``refresh()`` re-gates, ``shutdown()`` cancels running work."""
+class UtilitiesPanel(ExplorePanel):
+    """An ``ExplorePanel`` (wired by the connection tab); ``refresh()`` re-gates."""
 
     def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.controller = controller
+        super().__init__(controller, parent)
         self.history = PingHistory(size=50)
-        self.tasks = PanelTasks(self, self._show_internal_error)
+        self.tasks = PanelTasks(self, lambda error: self._show_internal_error(describe_failure(error)))
         self.chosen_level: str | None = None
         """The level the user set (sent again after a reconnect)."""
         self.applied_level: str | None = None
         self._build()
-        controller.stateChanged.connect(self._on_state)
-        controller.notificationReceived.connect(self._on_notification)
-        self._on_state(controller.state.value)
 
     # --- layout ---------------------------------------------------------------------------------------------
 
@@ -92,7 +101,12 @@ class UtilitiesPanel(QWidget):
         font.setWeight(QFont.Weight.DemiBold)
         self.rtt_label.setFont(font)
         self.rtt_label.setToolTip("Round-trip time of the last ping")
+        # room for the widest result from the start: the card keeps its width after the first ping
+        metrics = self.rtt_label.fontMetrics()
+        self.rtt_label.setFixedWidth(max(metrics.horizontalAdvance(text) for text in _RTT_SAMPLES) + 8)
         self.stats_label = QLabel("No pings yet", ping_card)
+        self.stats_label.setWordWrap(True)
+        self.stats_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.stats_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
         self.history_list = QListWidget(ping_card)
         self.history_list.setMaximumHeight(96)
@@ -112,6 +126,8 @@ class UtilitiesPanel(QWidget):
         self.level_combo = QComboBox(level_card)
         for level in LOG_LEVELS:
             self.level_combo.addItem(level)
+        self.level_combo.setPlaceholderText("not set")  # shown until the user picks a level (current index -1)
+        self.level_combo.setCurrentIndex(-1)
         row.addWidget(self.level_combo)
         row.addStretch(1)
         box.addLayout(row)
@@ -151,8 +167,8 @@ class UtilitiesPanel(QWidget):
 
     # --- state ----------------------------------------------------------------------------------------------
 
-    def _on_state(self, _state: str) -> None:
-        connected = self.controller.state is ConnectionState.CONNECTED
+    def on_state(self, state: ConnectionState) -> None:
+        connected = live_connection(self.controller) is not None
         if not connected:
             self.tasks.cancel_all()
             self.applied_level = None
@@ -213,11 +229,11 @@ class UtilitiesPanel(QWidget):
         count = len(self.history.samples)
         failures = self.history.failures()
         if stats is None:
-            self.stats_label.setText(f"{count} ping(s), all failed")
+            self.stats_label.setText(f"{plural(count, 'ping')}, all failed")
         else:
             low, mean, high = stats
             self.stats_label.setText(
-                f"min {format_rtt(low)} · avg {format_rtt(mean)} · max {format_rtt(high)} · {count} ping(s)"
+                f"min {format_rtt(low)} · avg {format_rtt(mean)} · max {format_rtt(high)} · {plural(count, 'ping')}"
                 + (f", {failures} failed" if failures else "")
             )
 
@@ -237,7 +253,7 @@ class UtilitiesPanel(QWidget):
         self.level_status.setText(f"Level set to {level} at {_clock()} ({elapsed}); the server sends {level} and above")
         self.level_status.setStyleSheet(f"color: {tones(self).ok_fg}; font-size: 11px;")
 
-    def _on_notification(self, event: NotificationReceived) -> None:
+    def on_notification(self, event: NotificationReceived) -> None:
         if event.method == "notifications/message":
             self.server_log.add(parse_log_message(event.params, self.server_log.model.next_seq()))
 

@@ -13,7 +13,7 @@ from array import array
 from enum import IntEnum
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,10 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.content.utilities import LOG_LEVELS, LogEntry, LogFilter, matching_rows
+from inspector.content.utilities import LogEntry, LogFilter, matching_rows
+from inspector.protocol.methods import LOG_LEVELS
 from inspector.ui.viewers import JsonView, TextView
 from inspector.ui.viewers.text_view import TextMode
 from inspector.ui.widgets.style import clear_layout, hbox, is_dark, monospace_font, section_label, tones
+from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["EntryRole", "LogColumn", "ServerLogModel", "ServerLogView", "level_colour"]
 
@@ -72,10 +74,7 @@ class ServerLogModel(QAbstractTableModel):
         self._filter = LogFilter()
         self._pending: list[LogEntry] = []
         self._seq = 0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(COALESCE_MS)
-        self._timer.timeout.connect(self.flush)
+        self._timer = coalescer(self, COALESCE_MS, self.flush)
         dark = is_dark()
         self._level_colours = [QColor(level_colour(rank, dark)) for rank in range(len(LOG_LEVELS))]
         self._unknown_colour = QColor(_UNKNOWN_LEVEL)
@@ -262,10 +261,7 @@ class ServerLogView(QWidget):
         layout.addWidget(self.splitter, 1)
         self._show_detail(None)
 
-        self._search_timer = QTimer(self)
-        self._search_timer.setSingleShot(True)
-        self._search_timer.setInterval(self.SEARCH_DEBOUNCE_MS)
-        self._search_timer.timeout.connect(self.apply_filter)
+        self._search_timer = coalescer(self, self.SEARCH_DEBOUNCE_MS, self.apply_filter)
         self.search.textChanged.connect(lambda _t: self._search_timer.start())
         self.level_filter.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.clear_button.clicked.connect(self.clear)
