@@ -54,3 +54,13 @@ def test_no_optional_hook_is_found_by_name() -> None:
         and node.args[2].value is None
     ]
     assert offenders == [], "type the hook (a Protocol or a field) instead of getattr(obj, 'name', None)"
+
+
+def test_no_optional_hook_is_probed_by_name() -> None:
+    offenders = [
+        f"{path.relative_to(UI)}:{node.lineno}"
+        for path in _modules()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "hasattr"
+    ]
+    assert offenders == [], "type the hook (a runtime-checkable Protocol) instead of hasattr(obj, name)"

@@ -8,9 +8,9 @@ pretty JSON with a warning for unknown types. Actions leave as signals: ``readRe
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Signal, SignalInstance
 from PySide6.QtWidgets import QFrame, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from inspector.content.blocks import BlockKind, annotation_badges, block_problems, classify_block
@@ -34,14 +34,40 @@ _TITLES = {
     BlockKind.TOOL_RESULT: "Tool result",
     BlockKind.UNKNOWN: "Unknown content",
 }
-_SIGNALS = ("readResourceRequested", "openUrlRequested", "openFileRequested")
+
+
+@runtime_checkable
+class ReadsResources(Protocol):
+    """A view with a "read this resource" action (``readResourceRequested(uri)``)."""
+
+    @property
+    def readResourceRequested(self) -> SignalInstance: ...
+
+
+@runtime_checkable
+class OpensUrls(Protocol):
+    """A view with an "open this web page" action (``openUrlRequested(url)``)."""
+
+    @property
+    def openUrlRequested(self) -> SignalInstance: ...
+
+
+@runtime_checkable
+class OpensFiles(Protocol):
+    """A view with an "open this file in the system's player" action (``openFileRequested(path)``)."""
+
+    @property
+    def openFileRequested(self) -> SignalInstance: ...
 
 
 def forward_content_signals(source: QWidget, target: QWidget) -> None:
-    """Connect each of the content action signals ``source`` has to the same signal of ``target``."""
-    for name in _SIGNALS:
-        if hasattr(source, name) and hasattr(target, name):
-            getattr(source, name).connect(getattr(target, name))
+    """Connect each content action ``source`` offers to the same action of ``target`` (both must offer it)."""
+    if isinstance(source, ReadsResources) and isinstance(target, ReadsResources):
+        source.readResourceRequested.connect(target.readResourceRequested)
+    if isinstance(source, OpensUrls) and isinstance(target, OpensUrls):
+        source.openUrlRequested.connect(target.openUrlRequested)
+    if isinstance(source, OpensFiles) and isinstance(target, OpensFiles):
+        source.openFileRequested.connect(target.openFileRequested)
 
 
 class ContentBlockView(QFrame):
