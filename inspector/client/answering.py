@@ -29,6 +29,7 @@ from inspector.client.handlers import (
     person_hold,
 )
 from inspector.client.outstanding import Outstanding
+from inspector.client.rounds import RoundNote
 from inspector.protocol import session as _session
 from inspector.protocol.events import InputRequested, RequestReceived
 from inspector.protocol.jsonrpc import INTERNAL_ERROR
@@ -171,6 +172,7 @@ class Answering:
 
     def input(self, ev: InputRequested) -> None:
         what = f"answering the input {ev.method} needs (round {ev.round})"
+        self._tell_round(ev, ev.request_id, sent=False)
         self._inputs[ev.request_id] = self._host.spawn(self._run_input(ev), what)
 
     async def _run_input(self, ev: InputRequested) -> None:
@@ -181,7 +183,16 @@ class Answering:
         try:
             for call in ev.calls:
                 current_request.set(
-                    RequestInfo(ev.request_id, call.method, call.method, ev.diagnostics, call.key, ev.method)
+                    RequestInfo(
+                        ev.request_id,
+                        call.method,
+                        call.method,
+                        ev.diagnostics,
+                        call.key,
+                        ev.method,
+                        ev.round + 1,
+                        ev.subject,
+                    )
                 )
                 try:
                     responses[call.key] = await self.call(call.method, call.method, call.params)
@@ -211,3 +222,11 @@ class Answering:
             return
         host.outstanding.move(ev.request_id, rid)
         host.pump()
+        self._tell_round(ev, rid, sent=True)
+
+    def _tell_round(self, ev: InputRequested, rid: RequestId, *, sent: bool) -> None:
+        """Whoever follows the rounds of this request (``rounds.watching_rounds``) hears of the next one."""
+        watcher = self._host.outstanding.round_watcher(rid)
+        if watcher is not None:
+            inputs = tuple(call.method for call in ev.calls)
+            watcher(RoundNote(ev.method, ev.subject, ev.round + 1, inputs, sent))

@@ -61,6 +61,7 @@ from inspector.client.server_info import ServerInfo, server_info_of
 from inspector.client.supervision import Supervisor, retrieve
 from inspector.client.writer import Writer
 from inspector.protocol.diagnostics import Diagnostic, Severity
+from inspector.protocol.eras import DiscoverRules
 from inspector.protocol.events import (
     HandshakeCompleted,
     HandshakeFailed,
@@ -74,7 +75,7 @@ from inspector.protocol.events import (
     ResponseReceived,
 )
 from inspector.protocol.limits import Limits
-from inspector.protocol.mcp_headers import is_header_mismatch
+from inspector.protocol.mcp_headers import ToolDropped, is_header_mismatch
 from inspector.protocol.pagination import Paginator
 from inspector.protocol.result_cache import CACHEABLE_METHODS, ResultCache
 from inspector.protocol.session import ClientSession, SessionOffer, SessionState, Timeouts, new_session
@@ -335,6 +336,13 @@ class Connection:
 
     async def list_tools(self, *, fresh: bool = False) -> dict[str, Any]:
         return await self._list("tools/list", "tools", fresh=fresh)
+
+    @property
+    def dropped_tools(self) -> list[ToolDropped]:
+        """2026-07-28 over HTTP: the tools left out of ``list_tools`` for an invalid ``x-mcp-header`` annotation,
+        each with the tool as listed and why (empty in other eras and transports)."""
+        rules = self.session.rules
+        return list(rules.dropped_tools.values()) if isinstance(rules, DiscoverRules) else []
 
     async def list_resources(self, *, fresh: bool = False) -> dict[str, Any]:
         return await self._list("resources/list", "resources", fresh=fresh)

@@ -55,6 +55,10 @@ class RequestInfo:
     """2026-07-28: the ``inputRequests`` key this answers (``id`` is then the id of the round that asked)."""
     asked_by: str | None = None
     """2026-07-28: the method of our request whose answer asked for this input (tools/call, ...)."""
+    round: int | None = None
+    """2026-07-28: the round of that request this input is for (2 after the first ``input_required``)."""
+    subject: str | None = None
+    """2026-07-28: what that request is about (the tool's or prompt's name, the resource's URI)."""
 
     @property
     def non_standard(self) -> bool:

@@ -107,6 +107,9 @@ class Opening:
         self.era = Era.HANDSHAKE if choice is EraChoice.LEGACY else Era.MODERN
         """The era of the session in use, or to be opened next."""
         self._from_cache: str | None = None
+        self.fallback: str | None = None
+        """``auto`` only: why server/discover did not open the session (what its answer was), so initialize did;
+        None when it did, or when an era was asked for."""
         self._discover_findings: set[int] = set()
         """Diagnostics of the answer to server/discover (by identity): information, should auto fall back."""
 
@@ -145,6 +148,7 @@ class Opening:
             answer = self._discover_findings
             host.diagnostics[:] = [_as_probe_finding(d) if id(d) in answer else d for d in host.diagnostics]
             host.note(f"server/discover {exc}; trying initialize (handshake era)")
+            self.fallback = str(exc)
             self.era = Era.HANDSHAKE
             host.session = host.new_session()
             try:

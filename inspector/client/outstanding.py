@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from inspector.client.rounds import RoundCallback
 from inspector.protocol.wire import RequestId
 
 __all__ = ["Outstanding", "ProgressCallback"]
@@ -24,6 +25,8 @@ class Outstanding:
         self._futures: dict[RequestId, asyncio.Future[Any]] = {}
         self._progress: dict[RequestId, ProgressCallback] = {}
         self._moved: dict[RequestId, RequestId] = {}
+        self._rounds: dict[RequestId, RoundCallback] = {}
+        """Who follows the rounds of a multi-round-trip request (``rounds.watching_rounds``)."""
 
     def __contains__(self, rid: object) -> bool:
         return rid in self._futures
@@ -31,10 +34,21 @@ class Outstanding:
     def __len__(self) -> int:
         return len(self._futures)
 
-    def add(self, rid: RequestId, future: asyncio.Future[Any], on_progress: ProgressCallback | None = None) -> None:
+    def add(
+        self,
+        rid: RequestId,
+        future: asyncio.Future[Any],
+        on_progress: ProgressCallback | None = None,
+        on_round: RoundCallback | None = None,
+    ) -> None:
         self._futures[rid] = future
         if on_progress is not None:
             self._progress[rid] = on_progress
+        if on_round is not None:
+            self._rounds[rid] = on_round
+
+    def round_watcher(self, rid: RequestId) -> RoundCallback | None:
+        return self._rounds.get(rid)
 
     def future(self, rid: RequestId) -> asyncio.Future[Any] | None:
         return self._futures.get(rid)
@@ -44,13 +58,15 @@ class Outstanding:
 
     def take(self, rid: RequestId) -> tuple[asyncio.Future[Any] | None, ProgressCallback | None]:
         """Remove and return what waits on ``rid``."""
+        self._rounds.pop(rid, None)
         return self._futures.pop(rid, None), self._progress.pop(rid, None)
 
     def move(self, old: RequestId, new: RequestId) -> None:
         """The request ``old`` goes on as ``new`` (sent again): its waiter and callback follow it."""
+        on_round = self._rounds.get(old)
         future, callback = self.take(old)
         if future is not None:
-            self.add(new, future, callback)
+            self.add(new, future, callback, on_round)
         self._moved[old] = new
 
     def current_id(self, rid: RequestId) -> RequestId:
@@ -74,6 +90,7 @@ class Outstanding:
         futures = list(self._futures.values())
         self._futures.clear()
         self._progress.clear()
+        self._rounds.clear()
         for future in futures:
             if not future.done():
                 future.set_exception(exc)

@@ -33,6 +33,7 @@ from inspector.client.errors import (
 from inspector.client.listen import subscription_id
 from inspector.client.outstanding import Outstanding, ProgressCallback
 from inspector.client.renewal import SessionRenewal
+from inspector.client.rounds import round_watcher
 from inspector.protocol import session as _session
 from inspector.protocol.events import NotificationReceived, RequestFailed
 from inspector.protocol.session import ClientSession, Timeouts
@@ -99,7 +100,7 @@ class Requesting:
         loop = host.loop
         assert loop is not None
         fut: asyncio.Future[Any] = loop.create_future()
-        host.outstanding.add(rid, fut, on_progress)
+        host.outstanding.add(rid, fut, on_progress, round_watcher.get())
         host.pump()
         try:
             return await fut

@@ -63,6 +63,9 @@ class CatalogEntry:
     haystack: str = ""
     kind: str = "tool"
     """``tool`` or ``prompt``."""
+    unavailable: str = ""
+    """Why the entry cannot be used ("" when it can): a tool the client dropped for an invalid ``x-mcp-header``
+    annotation is listed struck through with this reason, and cannot be run."""
 
     @property
     def label(self) -> str:

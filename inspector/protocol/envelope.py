@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Final
 
 __all__ = [
@@ -13,6 +15,7 @@ __all__ = [
     "SERVER_INFO_KEY",
     "SUBSCRIPTION_ID_KEY",
     "TRACE_KEYS",
+    "declaring_extensions",
     "enveloped",
     "meta_of",
 ]
@@ -25,6 +28,32 @@ SERVER_INFO_KEY: Final = "io.modelcontextprotocol/serverInfo"
 SUBSCRIPTION_ID_KEY: Final = "io.modelcontextprotocol/subscriptionId"
 TRACE_KEYS: Final = ("traceparent", "tracestate", "baggage")
 """W3C trace context in ``_meta``: passed through as the caller gave it, never made up."""
+
+
+_EXTRA_EXTENSIONS: ContextVar[Mapping[str, Any] | None] = ContextVar("extra_extensions", default=None)
+
+
+@contextmanager
+def declaring_extensions(extensions: Mapping[str, Any]) -> Iterator[None]:
+    """Requests enveloped in this context (the current asyncio task, and the coroutines it awaits) also declare
+    ``extensions`` in their per-request ``capabilities.extensions``. In 2026-07-28 capabilities travel with each
+    request, so one call may declare what the others do not (the window's "Run as task": the tasks extension
+    for that call and its ``tasks/*`` requests only). Nested uses add up."""
+    merged = {**(_EXTRA_EXTENSIONS.get() or {}), **extensions}
+    token = _EXTRA_EXTENSIONS.set(merged)
+    try:
+        yield
+    finally:
+        _EXTRA_EXTENSIONS.reset(token)
+
+
+def _with_extra_extensions(capabilities: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(capabilities)
+    extra = _EXTRA_EXTENSIONS.get()
+    if extra:
+        declared = out.get("extensions")
+        out["extensions"] = {**(declared if isinstance(declared, dict) else {}), **extra}
+    return out
 
 
 def meta_of(value: Any) -> dict[str, Any]:
@@ -49,7 +78,7 @@ def enveloped(
     out = dict(params or {})
     meta = dict(meta_of(out))
     meta[PROTOCOL_VERSION_KEY] = protocol_version
-    meta[CLIENT_CAPABILITIES_KEY] = dict(capabilities)
+    meta[CLIENT_CAPABILITIES_KEY] = _with_extra_extensions(capabilities)
     if client_info:
         meta[CLIENT_INFO_KEY] = dict(client_info)
     if log_level is not None:

@@ -147,6 +147,9 @@ class DiscoverRules(EraRules):
     def __init__(self) -> None:
         self.tool_headers: dict[str, mcp_headers.HeaderParams] = {}
         """Tool name -> its ``x-mcp-header`` parameters, from the tools/list results seen so far."""
+        self.dropped_tools: dict[str, mcp_headers.ToolDropped] = {}
+        """Tool name -> why it was left out of the tools/list results seen so far (a later listing of the same
+        name that is valid takes it out again), so the window can show what it dropped."""
 
     def opening_params(self, s: ClientSession) -> dict[str, Any] | None:
         return self.envelope(s, self.opening_method, None)
@@ -197,9 +200,13 @@ class DiscoverRules(EraRules):
 
         kept, dropped = mcp_headers.filter_tools(result["tools"])
         self.tool_headers.update(mcp_headers.header_params_by_tool(kept))
+        for tool in kept:
+            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                self.dropped_tools.pop(tool["name"], None)
         for gone in dropped:
             if gone.name is not None:
                 self.tool_headers.pop(gone.name, None)
+                self.dropped_tools[gone.name] = gone
             diags.append(
                 Diagnostic(DiagnosticCode.SCHEMA, gone.message, Severity.VIOLATION, f"$.result.tools[{gone.index}]")
             )

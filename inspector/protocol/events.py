@@ -121,6 +121,8 @@ class InputRequested:
     round: int
     calls: tuple[InputCall, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    subject: str | None = None
+    """What the request is about: the tool's or prompt's ``name``, the resource's ``uri`` (None: not given)."""
 
 
 @dataclass(frozen=True, slots=True)

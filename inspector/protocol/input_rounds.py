@@ -16,7 +16,7 @@ from inspector.protocol.jsonpath import format_path
 from inspector.protocol.session_types import PendingRequest
 from inspector.protocol.wire import RequestId
 
-__all__ = ["InputRounds", "Interim"]
+__all__ = ["InputRounds", "Interim", "subject_of"]
 
 
 @dataclass(slots=True)
@@ -78,7 +78,7 @@ class InputRounds:
                 )
         if pending.round >= mrtr.MAX_INPUT_ROUNDS:
             reason = (
-                f"{pending.method}: the server asked for input {pending.round} times in a row; giving up "
+                f"the server asked for input {pending.round} times in a row; giving up "
                 f"(at most {mrtr.MAX_INPUT_ROUNDS} rounds)"
             )
             ctx.events.append(RequestFailed(pending.id, pending.method, reason, kind="invalid"))
@@ -87,6 +87,21 @@ class InputRounds:
         all_diags = tuple(diags) + required.diagnostics
         ctx.events.append(
             InputRequested(
-                pending.id, pending.method, pending.origin or pending.id, pending.round, required.calls, all_diags
+                pending.id,
+                pending.method,
+                pending.origin or pending.id,
+                pending.round,
+                required.calls,
+                all_diags,
+                subject_of(pending.params),
             )
         )
+
+
+def subject_of(params: dict[str, Any] | None) -> str | None:
+    """What a multi-round-trip request is about: ``name`` (tools/call, prompts/get) or ``uri`` (resources/read)."""
+    for key in ("name", "uri"):
+        value = (params or {}).get(key)
+        if isinstance(value, str):
+            return value
+    return None

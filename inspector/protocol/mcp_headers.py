@@ -18,7 +18,7 @@ import binascii
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.protocol.jsonrpc import HEADER_MISMATCH
@@ -221,6 +221,8 @@ class ToolDropped:
     """Its position in the page's ``tools`` array."""
     name: str | None
     problems: tuple[str, ...]
+    tool: Any = field(default=None, compare=False, repr=False)
+    """The tool as the server listed it (so a client can show what it left out)."""
 
     @property
     def message(self) -> str:
@@ -366,7 +368,7 @@ def filter_tools(tools: Sequence[Any]) -> tuple[list[Any], list[ToolDropped]]:
             found = tool_header_params(tool)
             if not found.valid:
                 name = tool.get("name")
-                dropped.append(ToolDropped(index, name if isinstance(name, str) else None, found.problems))
+                dropped.append(ToolDropped(index, name if isinstance(name, str) else None, found.problems, tool))
                 continue
         kept.append(tool)
     return kept, dropped

@@ -52,7 +52,7 @@ from inspector.transports.base import Transport  # noqa: E402
 from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState  # noqa: E402
 from inspector.ui.log import LogPanel  # noqa: E402
 from inspector.ui.window import profile_bridge  # noqa: E402
-from inspector.ui.window.app import new_event_loop  # noqa: E402
+from inspector.ui.window.app import finish_event_loop, new_event_loop  # noqa: E402
 from inspector.ui.window.main_window import MainWindow  # noqa: E402
 from inspector.ui.window.settings import UiSettings  # noqa: E402
 
@@ -107,6 +107,7 @@ def qasync_loop(qapp: QApplication, qtbot: QtBot) -> Iterator[AsyncRunner]:
             task.cancel()
         if pending:
             qtbot.waitUntil(lambda: all(t.done() for t in pending), timeout=15000)
+        runner.run(finish_event_loop(), timeout=10)  # open async generators closed on the loop, hooks removed
         # Not loop.stop(): that calls QApplication.exit(), which (with no exec() running) leaves Qt's
         # "quit now" flag set and makes every later nested event loop (qtbot.wait*) return at once.
         loop._QEventLoop__is_running = False  # type: ignore[attr-defined]

@@ -31,6 +31,7 @@ from inspector.ui.explore.common.panel import ExplorePanel
 from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure
 from inspector.ui.explore.prompts.panel import PromptsPanel
 from inspector.ui.explore.resources.panel import ResourcesPanel
+from inspector.ui.explore.tasks.panel import TasksPanel
 from inspector.ui.explore.tools.panel import ToolsPanel
 from inspector.ui.explore.utilities.panel import UtilitiesPanel
 from inspector.ui.server_requests import GuiRequestHandlers
@@ -40,7 +41,7 @@ from inspector.ui.window.connection_tab import ConnectionTab
 from inspector.ui.window.main_window import MainWindow
 from inspector.ui.window.profile_bridge import demo_profile
 
-PANEL_CLASSES = (ToolsPanel, PromptsPanel, ResourcesPanel, UtilitiesPanel)
+PANEL_CLASSES = (ToolsPanel, PromptsPanel, ResourcesPanel, UtilitiesPanel, TasksPanel)
 HOOKS = ("on_state", "on_notification", "shutdown")
 
 

@@ -43,23 +43,6 @@ def _files_containing(roots: list[Path], needle: str) -> list[Path]:
 
 
 @pytest.fixture
-def asyncgen_hooks(qasync_loop: AsyncRunner) -> Iterator[None]:
-    """Async generators (httpx response streams of cancelled tasks) finalized on the loop, as asyncio.run does.
-
-    The test loop never runs ``run_forever``, so asyncio's hooks are not installed; without them a stream
-    left open by a cancelled task is closed by the garbage collector outside the loop, which fails.
-    """
-    loop = qasync_loop.loop
-    previous = sys.get_asyncgen_hooks()
-    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook, finalizer=loop._asyncgen_finalizer_hook)
-    try:
-        yield
-        qasync_loop.run(loop.shutdown_asyncgens(), timeout=10)
-    finally:
-        sys.set_asyncgen_hooks(*previous)
-
-
-@pytest.fixture
 def demo_http_url() -> Iterator[str]:
     """The demo server over Streamable HTTP on 127.0.0.1 (terminated after the test)."""
     process = subprocess.Popen(
@@ -174,7 +157,7 @@ def test_bridge_checks_remote_profiles() -> None:
 
 
 def test_controller_connects_over_http_and_lists_tools(
-    qtbot: QtBot, qasync_loop: AsyncRunner, asyncgen_hooks: None, store: ProfileStore, demo_http_url: str
+    qtbot: QtBot, qasync_loop: AsyncRunner, store: ProfileStore, demo_http_url: str
 ) -> None:
     profile = store.create(
         Profile(
@@ -287,7 +270,7 @@ def test_oauth_profiles_get_an_authorization_tab_fed_by_the_flow(make_window: Ma
 
 
 def test_demo_http_action_connects_and_stops_the_server_with_the_tab(
-    qtbot: QtBot, qasync_loop: AsyncRunner, asyncgen_hooks: None, make_window: MakeWindow
+    qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
     window = make_window()
     window.demo_http_action.trigger()

@@ -50,8 +50,50 @@ def summary(kind: str, head: bytes | str) -> str:
         rest = rest.rstrip()
         if len(text) < PREVIEW_BYTES and rest.endswith("}"):
             rest = rest[:-1]
-        body = rest
+        body = _collapse_meta(rest)
     return " ".join(body.split())
+
+
+_META_KEY: Final = '"_meta":{'
+
+
+def _collapse_meta(text: str) -> str:
+    """Every ``"_meta":{...}`` object shown as ``"_meta":{…}`` (cut off at the preview's end: ``"_meta":{…``).
+
+    2026-07-28 requests open their params with the protocol's ``_meta`` envelope (version, client info,
+    capabilities): verbatim it filled every request's summary with the same text, hiding what differs.
+    """
+    out: list[str] = []
+    copied = 0  # text[:copied] is in out
+    i = 0
+    in_string = escaped = False
+    depth = 0  # > 0: inside a collapsed _meta object
+    while i < len(text):
+        char = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif depth == 0 and text.startswith(_META_KEY, i):
+            i += len(_META_KEY)
+            out.append(text[copied:i] + "…")
+            depth = 1
+            continue
+        elif char == '"':
+            in_string = True
+        elif depth > 0 and char in "{[":
+            depth += 1
+        elif depth > 0 and char in "}]":
+            depth -= 1
+            if depth == 0:
+                copied = i  # the closing brace is kept
+        i += 1
+    if depth == 0:
+        out.append(text[copied:])
+    return "".join(out)
 
 
 @dataclass(slots=True)

@@ -1,4 +1,5 @@
-"""The server overview: who the server says it is, what both sides declared, and its instructions.
+"""The server overview: who the server says it is, what both sides declared, the era in use and why (with the
+opening result and the 2026-07-28 result cache: ``connection/era_view.py``), and its instructions.
 
 Nothing here touches the network: icons are shown only from ``data:`` URIs (a remote icon gets a
 placeholder), links open in the browser only for http/https, and the markdown view loads no
@@ -29,6 +30,8 @@ from PySide6.QtWidgets import (
 
 from inspector.client.connection import ServerInfo
 from inspector.content.media import decode_data_uri
+from inspector.ui.connection.controller import ConnectionController
+from inspector.ui.connection.era_view import EraSection
 from inspector.ui.widgets.desktop import is_web_url, open_web_url
 
 __all__ = ["OverviewPanel"]
@@ -196,6 +199,7 @@ class OverviewPanel(QWidget):
         self.instructions_view.setOpenLinks(False)
         self.instructions_view.anchorClicked.connect(lambda url: open_web_url(url.toString()))
         instr_title = QLabel("<b>Instructions</b>")
+        self.era_section = EraSection()
 
         left = QWidget()
         left_layout = QVBoxLayout(left)
@@ -209,6 +213,8 @@ class OverviewPanel(QWidget):
         right = QWidget()
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(6, 0, 0, 0)
+        right_layout.addWidget(self.era_section)
+        right_layout.addSpacing(8)
         right_layout.addWidget(instr_title)
         right_layout.addWidget(self.instructions_view, 1)
 
@@ -230,8 +236,12 @@ class OverviewPanel(QWidget):
         """Nothing to show yet (not connected, connecting, failed)."""
         self.empty_label.setText(text)
         self.stack.setCurrentIndex(0)
+        self.era_section.clear()
 
-    def show_server(self, server: ServerInfo, client_capabilities: dict[str, Any]) -> None:
+    def show_server(
+        self, server: ServerInfo, client_capabilities: dict[str, Any], controller: ConnectionController | None = None
+    ) -> None:
+        """Show ``server``; with its ``controller``, the era section also says why this era and lists the cache."""
         info = server.server_info if isinstance(server.server_info, dict) else {}
         name = str(info.get("name") or "(no name)")
         title = info.get("title")
@@ -261,6 +271,7 @@ class OverviewPanel(QWidget):
         self.capabilities_tree.clear()
         _fill(self.capabilities_tree, server.capabilities, client_capabilities)
         self.capabilities_tree.expandAll()
+        self.era_section.show_server(server, controller)
         if server.instructions:
             self.instructions_view.setMarkdown(server.instructions)
         else:

@@ -1,10 +1,13 @@
-"""The Explore area of a connection tab: Tools, Resources, Prompts and Utilities, as inner tabs.
+"""The Explore area of a connection tab: Tools, Resources, Prompts, Utilities and Tasks, as inner tabs.
 
 ``Explore`` is the one place that decides which panel shows each feature. Every panel is an ``ExplorePanel``
 (``inspector.ui.explore.common.panel``): built as ``Panel(controller, parent=None, *, options)``, with the hooks
 ``on_state``, ``on_notification`` and ``shutdown`` and the content signals ``readResourceRequested``,
 ``openUrlRequested`` and ``openFileRequested``. The connection tab wires them (``ConnectionTab._wire``), to the
 controller and to this area's content actions (``open_resource``, ``open_url``, ``open_file``).
+
+The area owns the tab's ``TaskBook`` (``task_book``): the Tools panel's "Run as task" calls go there and the Tasks
+panel lists them, so tasks outlive switching panels and stay listed for the session.
 
 Tabs are gated on the server's capabilities (tools, resources, prompts) each time it connects (``apply_gates``).
 """
@@ -18,8 +21,10 @@ from PySide6.QtWidgets import QTabWidget
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.explore.common.gating import capability_gap, gate_tab
 from inspector.ui.explore.common.panel import ExplorePanel
+from inspector.ui.explore.common.task_book import TaskBook
 from inspector.ui.explore.prompts.panel import PromptsPanel
 from inspector.ui.explore.resources.panel import ResourcesPanel
+from inspector.ui.explore.tasks.panel import TasksPanel
 from inspector.ui.explore.tools.panel import ToolsPanel
 from inspector.ui.explore.utilities.panel import UtilitiesPanel
 from inspector.ui.viewers import open_local_file
@@ -32,6 +37,7 @@ TAB_CAPABILITIES: Final[dict[str, str | None]] = {
     "Resources": "resources",
     "Prompts": "prompts",
     "Utilities": None,
+    "Tasks": None,
 }
 
 
@@ -41,15 +47,18 @@ class Explore:
 
     def __init__(self, controller: ConnectionController, server_key: str) -> None:
         self.controller = controller
-        self.tools = ToolsPanel(controller, server_key=server_key)
+        self.task_book = TaskBook(controller)
+        self.tools = ToolsPanel(controller, server_key=server_key, task_book=self.task_book)
         self.resources = ResourcesPanel(controller)
         self.prompts = PromptsPanel(controller)
         self.utilities = UtilitiesPanel(controller)
+        self.tasks = TasksPanel(controller, book=self.task_book)
         self.panels: dict[str, ExplorePanel] = {
             "Tools": self.tools,
             "Resources": self.resources,
             "Prompts": self.prompts,
             "Utilities": self.utilities,
+            "Tasks": self.tasks,
         }
         self.tabs: QTabWidget | None = None
 

@@ -40,8 +40,10 @@ from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import Recording, RecordRow
 from inspector.store.recording.rows import RowSource
 from inspector.ui.log.highlight import LazyHighlighter, mark_lines
+from inspector.ui.log.http_headers import HttpHeaderVerdicts
 from inspector.ui.log.palette import kind_colour, severity_colour
 from inspector.ui.log.payload_viewer import PayloadViewer, prepare_tree_view, show_tree_model
+from inspector.ui.log.rounds import RoundsView
 from inspector.ui.log.worker import RecordingWorker
 from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
 from inspector.ui.widgets.style import is_dark
@@ -127,6 +129,8 @@ class DetailPane(QWidget):
         self.note.setWordWrap(True)
         self.note.setContentsMargins(6, 0, 6, 2)
         self.note.hide()
+        self.http_headers = HttpHeaderVerdicts(self)
+        """An HTTP request's Mcp-* headers checked against its body (hidden for other rows)."""
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.addWidget(self.diagnostics)
@@ -138,6 +142,11 @@ class DetailPane(QWidget):
         layout.setSpacing(0)
         layout.addLayout(bar)
         layout.addWidget(self.note)
+        layout.addWidget(self.http_headers)
+        self.rounds = RoundsView(self)
+        """The rounds of a multi-round-trip request (2026-07-28), grouped (hidden for other rows)."""
+        self.rounds.seqActivated.connect(self.jumpRequested)
+        layout.addWidget(self.rounds)
         layout.addWidget(self.splitter, 1)
         self.show_seq(None)
 
@@ -191,6 +200,8 @@ class DetailPane(QWidget):
         self._drop_tree()
         self.diagnostics.clear()
         self.diagnostics.hide()
+        self.http_headers.clear()
+        self.rounds.clear()
         self._set_note("")
         self.text.setExtraSelections([])
         for b in (self.copy_json_button, self.copy_cli_button, self.open_full_button, self.jump_button):
@@ -230,6 +241,8 @@ class DetailPane(QWidget):
         self._row = row
         self.header.setText(self._header_html(row))
         self._fill_diagnostics(row)
+        self.http_headers.show_row(self._rec, row)
+        self.rounds.show_row(self._rec, row)
         is_message = row.kind not in (Kind.STDERR, Kind.TRANSPORT)
         self.copy_json_button.setEnabled(True)
         self.copy_json_button.setText("Copy JSON" if is_message else "Copy text")

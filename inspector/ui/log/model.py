@@ -128,6 +128,9 @@ class LogTableModel(QAbstractTableModel):
         self._last_cells: Cells | None = None
         self._partner: int | None = None
         self._partner_colour: QColor | None = None
+        self._group: frozenset[int] = frozenset()
+        """The rows of the multi-round-trip request the selected row belongs to (2026-07-28), tinted lightly."""
+        self._group_colour: QColor | None = None
         self._colours: dict[str, QColor] = {}
         self._dark_palette = False
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
@@ -385,6 +388,29 @@ class LogTableModel(QAbstractTableModel):
     def partner(self) -> int | None:
         return self._partner
 
+    def set_group(self, seqs: frozenset[int]) -> None:
+        """Tint the rows of ``seqs`` lightly: every round of the multi-round request of the selected row (empty:
+        none). Only the rows of the old and the new group are repainted."""
+        old, self._group = self._group, seqs
+        colour = QGuiApplication.palette().color(QPalette.ColorRole.Highlight)
+        colour.setAlpha(30)
+        self._group_colour = colour
+        for s in old ^ seqs:
+            row = self.row_of(s)
+            if row is not None:
+                self.dataChanged.emit(
+                    self.index(row, 0), self.index(row, len(Column) - 1), [Qt.ItemDataRole.BackgroundRole]
+                )
+
+    @property
+    def group(self) -> frozenset[int]:
+        return self._group
+
+    def _background(self, seq: int) -> QColor | None:
+        if seq == self._partner:
+            return self._partner_colour
+        return self._group_colour if seq in self._group else None
+
     # ------------------------------------------------------------------ Qt model API
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
@@ -423,7 +449,7 @@ class LogTableModel(QAbstractTableModel):
             self._colours.get(c.kind) if col in _COLOURED_COLUMNS else None,
             self._mono if col in _MONO_COLUMNS else None,
             _ALIGNMENT_FLAGS[col],
-            self._partner_colour if c.seq == self._partner else None,
+            self._background(c.seq),
         )
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -441,7 +467,7 @@ class LogTableModel(QAbstractTableModel):
         if role == _ALIGN:
             return _ALIGNMENTS[col] if 0 <= col < len(_ALIGNMENTS) else None
         if role == _BACKGROUND:
-            return self._partner_colour if c.seq == self._partner else None
+            return self._background(c.seq)
         if role == _FONT:
             return self._mono if col in _MONO_COLUMNS else None
         if role == _TOOLTIP:

@@ -104,6 +104,10 @@ class LogPanel(QWidget):
         self.model.modelAboutToBeReset.connect(self._before_reset)
         self.model.modelReset.connect(self._after_reset)
         self.detail.jumpRequested.connect(lambda seq: self.select_seq(seq))
+        self._folded: frozenset[int] = frozenset()
+        """The rows of a multi-round request's group hidden by its "Fold rounds" (by seq)."""
+        self.detail.rounds.groupChanged.connect(self._on_group)
+        self.detail.rounds.foldToggled.connect(self._fold_rounds)
         self.view.selectionModel().currentRowChanged.connect(self._on_current)
         self.set_recording(recording)
 
@@ -320,7 +324,45 @@ class LogPanel(QWidget):
         if path is not None:
             self.exportFinished.emit(path, result)
 
+    def _on_group(self, seqs: object) -> None:
+        """The selected row's multi-round group changed: tint it, and unfold the one folded before."""
+        self._unfold()
+        self.model.set_group(seqs if isinstance(seqs, frozenset) else frozenset())
+
+    def _fold_rounds(self, fold: bool) -> None:
+        """Hide (``fold``) or show the group's rows but its first request and the selected row."""
+        if not fold:
+            self._unfold()
+            return
+        rounds = self.detail.rounds
+        keep = {rounds.first_seq, self.detail.seq}
+        folded = []
+        for seq in rounds.members - keep:
+            row = self.model.row_of(seq)
+            if row is not None:
+                self.view.setRowHidden(row, True)
+                folded.append(seq)
+        self._folded = frozenset(folded)
+
+    def _unfold(self) -> None:
+        for seq in self._folded:
+            row = self.model.row_of(seq)
+            if row is not None:
+                self.view.setRowHidden(row, False)
+        self._folded = frozenset()
+        button = self.detail.rounds.fold_button
+        if button.isChecked():
+            button.blockSignals(True)
+            button.setChecked(False)
+            button.blockSignals(False)
+
+    @property
+    def folded(self) -> frozenset[int]:
+        """The seqs of the rows "Fold rounds" hides now."""
+        return self._folded
+
     def _before_reset(self) -> None:
+        self._unfold()  # the rows move: nothing stays hidden across a reset
         seq = self.selected_seq()
         self._pending_seq = seq if seq is not None else self._pending_seq
         self._follow = self._at_bottom()

@@ -34,7 +34,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.protocol.versions import HANDSHAKE_VERSIONS
+from inspector.content.era_summary import CHOICE_HELP, CHOICE_LABELS
+from inspector.protocol.versions import HANDSHAKE_VERSIONS, EraChoice
 from inspector.store.profiles import Header, Profile
 from inspector.store.secrets import KEYRING_STORED_HINT, SecretStore
 from inspector.ui.connection.roots import folder_root
@@ -46,11 +47,8 @@ STORED_HINT = KEYRING_STORED_HINT
 AUTH_MODE_LABELS = (("None", "none"), ("Bearer token", "bearer"), ("OAuth 2.1", "oauth"))
 
 
-ERA_CHOICES: Final = (
-    ("auto", "auto: 2026-07-28 when the server speaks it, else the handshake era"),
-    ("modern", "modern: 2026-07-28 only (server/discover)"),
-    ("legacy", "legacy: the handshake era only (initialize)"),
-)
+ERA_CHOICES: Final = tuple((choice.value, CHOICE_LABELS[choice]) for choice in CHOICE_LABELS)
+"""(stored value of ``Profile.protocol_era``, label): Automatic, the handshake, 2026-07-28."""
 
 
 class HeaderTable(EnvTable):
@@ -239,21 +237,33 @@ class ProfileDialog(QDialog):
         self.auth_mode_combo.currentIndexChanged.connect(self.auth_stack.setCurrentIndex)
         return box
 
+    def _era_changed(self, _index: int = 0) -> None:
+        """The era combo's tooltip explains the chosen era; 2026-07-28 offers no handshake version."""
+        choice = EraChoice(str(self.era_combo.currentData() or EraChoice.AUTO.value))
+        self.era_combo.setToolTip(CHOICE_HELP[choice])
+        modern = choice is EraChoice.MODERN
+        self.version_combo.setEnabled(not modern)
+        self.version_combo.setToolTip(
+            "Not used: 2026-07-28 opens with server/discover, not initialize" if modern
+            else "The version initialize offers (in Automatic: when the server does not speak 2026-07-28)"
+        )  # fmt: skip
+
     def _connection_page(self) -> QWidget:
         page = QWidget()
         form = QFormLayout()
         self.era_combo = QComboBox()
         for era, label in ERA_CHOICES:
             self.era_combo.addItem(label, era)
-        self.era_combo.setToolTip(
-            "auto asks server/discover first (2026-07-28) and falls back to initialize when the server "
-            "does not answer it as a 2026-07-28 server"
-        )
+            self.era_combo.setItemData(
+                self.era_combo.count() - 1, CHOICE_HELP[EraChoice(era)], Qt.ItemDataRole.ToolTipRole
+            )
         form.addRow("Protocol era:", self.era_combo)
         self.version_combo = QComboBox()
         for version in HANDSHAKE_VERSIONS:
             self.version_combo.addItem(version, version)
         form.addRow("Handshake-era version to offer:", self.version_combo)
+        self.era_combo.currentIndexChanged.connect(self._era_changed)
+        self._era_changed()
 
         box = QGroupBox("Timeouts")
         tform = QFormLayout(box)

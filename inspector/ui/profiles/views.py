@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.content.era_summary import CHOICE_LABELS
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits, limit_docs
 from inspector.protocol.sizes import format_size, parse_size
+from inspector.protocol.versions import EraChoice
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, Root
 from inspector.store.secrets import KEYRING_STORED_HINT
 
@@ -72,7 +74,8 @@ class ProfileListModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return profile.name
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{profile.name}\n{_describe(profile)}"
+            era = CHOICE_LABELS[EraChoice(profile.protocol_era)]
+            return f"{profile.name}\n{_describe(profile)}\nProtocol era: {era}"
         if role == PROFILE_ID_ROLE:
             return profile.id
         if role == DESCRIPTION_ROLE:

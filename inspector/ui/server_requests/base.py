@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.client.handlers import HandlerError, RequestInfo
+from inspector.protocol.mrtr import MAX_INPUT_ROUNDS
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import badge_label, tones
 
@@ -35,9 +36,26 @@ __all__ = [
     "danger_button",
     "plain_button",
     "primary_button",
+    "round_text",
 ]
 
 Outcome = dict[str, Any] | HandlerError | None
+
+
+def round_text(info: RequestInfo | None) -> str | None:
+    """2026-07-28: what a dialog answering an ``input_required`` round says about it ("Round 2 of a
+    multi-round tools/call of ask_twice …"); None for a server request of the handshake era."""
+    if info is None or info.input_key is None:
+        return None
+    what = info.asked_by or "request"
+    if info.subject:
+        what += f" of {info.subject}"
+    number = f"Round {info.round}" if info.round is not None else "A later round"
+    return (
+        f"{number} of a multi-round {what} (at most {MAX_INPUT_ROUNDS} rounds): the server needs this answer, "
+        f"input {info.input_key!r}, before it goes on"
+    )
+
 
 FRAME_ALLOWANCE = QSize(16, 48)
 """Room left around a dialog on the screen for the window manager's frame and title bar."""
@@ -167,6 +185,16 @@ class RequestDialog(QDialog):
         self.source_label = QLabel(f"{who}received {time.strftime('%H:%M:%S', time.localtime(self.received))}")
         self.source_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
         head.addWidget(self.question_label)
+        self.round_label: QLabel | None = None
+        """2026-07-28: which round of which multi-round request this input is for (None: a server request)."""
+        about_round = round_text(info)
+        if about_round is not None:
+            self.round_label = QLabel(about_round, self.header)
+            self.round_label.setObjectName("roundLabel")
+            self.round_label.setWordWrap(True)
+            self.round_label.setTextFormat(Qt.TextFormat.PlainText)
+            self.round_label.setStyleSheet(f"color: {t.accent}; font-weight: 600;")
+            head.addWidget(self.round_label)
         head.addWidget(self.source_label)
 
         self.nonstandard_banner: Banner | None = None

@@ -65,6 +65,7 @@ class AudioView(QWidget):
         row.addWidget(glyph)
         self.info_label = QLabel(self.info_text(), self)
         self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.info_label.setWordWrap(True)  # the facts wrap: on one line they would widen a result sideways
         row.addWidget(self.info_label, 1)
         self.play_button = QPushButton("Open with system player", self)
         self.play_button.setToolTip("Write the clip to a temporary file and open it with the default application")

@@ -17,16 +17,19 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
+    QPushButton,
     QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
+from inspector.client.rounds import RoundNote
 from inspector.content.plural import plural
 from inspector.content.text import format_duration
 from inspector.content.validation import SchemaIssue, validate_tool_result
-from inspector.protocol.jsonrpc import ERROR_NAMES
+from inspector.protocol.error_codes import explain_error
+from inspector.protocol.jsonrpc import ERROR_NAMES, HEADER_MISMATCH
 from inspector.ui.viewers.blocks import ContentListView, forward_content_signals
 from inspector.ui.viewers.json_view import JsonTreeView
 from inspector.ui.viewers.progress_panel import ProgressPanel
@@ -85,6 +88,8 @@ class ToolResultView(QWidget):
     readResourceRequested = Signal(str)
     openUrlRequested = Signal(str)
     openFileRequested = Signal(str)
+    retryAfterRelistingRequested = Signal()
+    """The "Retry after re-listing" action of a -32020 (header mismatch) error was clicked."""
 
     def __init__(
         self,
@@ -160,6 +165,7 @@ class ToolResultView(QWidget):
         self.schema_banner: Banner | None = None
         self.schema_ok_label: QLabel | None = None
         self.protocol_error_banner: Banner | None = None
+        self.retry_relisting_button: QPushButton | None = None
         self.raw_view: JsonView | None = None
         self._reset_parts()
         self.set_tool_name(tool_name)
@@ -194,6 +200,10 @@ class ToolResultView(QWidget):
     def set_waiting_for_person(self, waiting: bool) -> None:
         """While running: the server's request waits for the person (the timeout is held)."""
         self.running_panel.set_waiting_for_person(waiting)
+
+    def set_round(self, note: RoundNote) -> None:
+        """While running: the call is in a later round of a multi-round-trip request (2026-07-28)."""
+        self.running_panel.set_round(note)
 
     def set_result(
         self, result: dict[str, Any], output_schema: dict[str, Any] | None = None, *, duration: float | None = None
@@ -245,12 +255,21 @@ class ToolResultView(QWidget):
         self._clear_body()
         self.result = {"code": code, "message": message, **({"data": data} if data is not None else {})}
         name = ERROR_NAMES.get(code, "Server error" if -32099 <= code <= -32000 else "Application error")
-        self.protocol_error_banner = Banner(
-            "warning",
-            f"JSON-RPC error {code} · {name}",
-            [message or "(no message)", "The request failed at the protocol level: the server sent no tool result."],
-            self.body,
-        )
+        lines = [message or "(no message)"]
+        meaning = explain_error(code, message, data, "tools/call")
+        if meaning is not None:  # -32020/-32021/-32022 and the other codes with an MCP meaning, read from data
+            lines.append("What it means: " + meaning[:1].upper() + meaning[1:] + ".")
+        lines.append("The request failed at the protocol level: the server sent no tool result.")
+        self.protocol_error_banner = Banner("warning", f"JSON-RPC error {code} · {name}", lines, self.body)
+        if code == HEADER_MISMATCH:
+            # the client already listed the tools again and retried once; a person may do so after fixing things
+            self.retry_relisting_button = QPushButton("Retry after re-listing", self.protocol_error_banner)
+            self.retry_relisting_button.setToolTip(
+                "List the tools again (bypassing the cache: their x-mcp-header annotations may have changed) "
+                "and call the tool once more"
+            )
+            self.retry_relisting_button.clicked.connect(self.retryAfterRelistingRequested)
+            self.protocol_error_banner.body.addWidget(self.retry_relisting_button, 0, Qt.AlignmentFlag.AlignLeft)
         self._add(self.protocol_error_banner)
         if data is not None:
             self._add(section_label("error.data", self.body))
@@ -296,6 +315,7 @@ class ToolResultView(QWidget):
         self.schema_banner = None
         self.schema_ok_label = None
         self.protocol_error_banner = None
+        self.retry_relisting_button = None
         self.raw_view = None
 
     def _show_schema_check(self, output_schema: dict[str, Any] | None) -> None:

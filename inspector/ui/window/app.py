@@ -14,8 +14,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Mapping
-from typing import Final
+from collections.abc import Awaitable, Mapping
+from typing import Any, Final, TypeVar
 
 from inspector.store.paths import storage_problems
 from inspector.store.profiles import ProfileStore
@@ -23,9 +23,11 @@ from inspector.store.profiles import ProfileStore
 __all__ = [
     "NO_DISPLAY_MESSAGE",
     "display_problem",
+    "finish_event_loop",
     "main",
     "new_event_loop",
     "parse_args",
+    "run_until_complete",
     "share_the_gil",
     "warm_up",
     "warm_up_in_background",
@@ -36,6 +38,7 @@ HEADLESS_PLATFORMS: Final = frozenset(
     {"offscreen", "minimal", "minimalegl", "vnc", "eglfs", "linuxfb", "vkkhrdisplay", "direct2d", "windows", "cocoa"}
 )
 USAGE_EXIT: Final = 4
+_T = TypeVar("_T")
 GUI_SWITCH_INTERVAL: Final = 0.001
 """Seconds a thread may keep the GIL while another waits for it (Python's default is 0.005)."""
 
@@ -105,11 +108,44 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def new_event_loop(app: object, *, already_running: bool = False) -> asyncio.AbstractEventLoop:
-    """The app's one asyncio loop: qasync's QEventLoop on the QApplication."""
+    """The app's one asyncio loop: qasync's QEventLoop on the QApplication, with asyncio's async-generator hooks.
+
+    qasync's ``run_forever`` runs Qt's loop instead of asyncio's and never installs the hooks asyncio's own does.
+    Without them an async generator left unfinished (an HTTP response stream of a cancelled task) is closed by the
+    garbage collector wherever it runs, outside the loop, and its clean-up fails there ("no running event loop").
+    With them the loop finalizes it as a task; ``finish_event_loop`` closes what is left and removes the hooks.
+    """
     import qasync
 
     loop: asyncio.AbstractEventLoop = qasync.QEventLoop(app, already_running=already_running)
+    hooks: Any = loop  # BaseEventLoop's hooks (typeshed does not list them)
+    sys.set_asyncgen_hooks(firstiter=hooks._asyncgen_firstiter_hook, finalizer=hooks._asyncgen_finalizer_hook)
     return loop
+
+
+async def finish_event_loop() -> None:
+    """Close the async generators still open on the running loop and remove the hooks ``new_event_loop``
+    installed (the last thing run on the loop)."""
+    try:
+        await asyncio.get_running_loop().shutdown_asyncgens()
+    finally:
+        sys.set_asyncgen_hooks(firstiter=None, finalizer=None)
+
+
+def run_until_complete(loop: asyncio.AbstractEventLoop, future: Awaitable[_T]) -> _T:
+    """``loop.run_until_complete(future)`` where every step runs inside the running loop.
+
+    qasync's own ``run_until_complete`` ends with one more ``processEvents`` after the loop has stopped: the
+    callbacks due then (a task's next step, e.g. the writer sending the frames a just-closed window queued) run
+    with no running loop, and whatever they call that needs one (``asyncio.current_task()``,
+    ``get_running_loop()``) raises. Here they stay queued and run in the loop's next run (the shutdown's).
+    """
+    task = asyncio.ensure_future(future, loop=loop)
+    task.add_done_callback(lambda _task: loop.stop())
+    loop.run_forever()
+    if not task.done():
+        raise RuntimeError("Event loop stopped before Future completed.")
+    return task.result()
 
 
 def warm_up() -> None:
@@ -208,10 +244,11 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
     app.setQuitOnLastWindowClosed(False)  # the loop ends when the window closes, not when Qt decides
     try:
         try:
-            loop.run_until_complete(quitting.wait())
+            run_until_complete(loop, quitting.wait())
         except RuntimeError:  # Qt's loop was quit directly: still close everything below
             window.save_state()
-        loop.run_until_complete(window.shutdown())
+        run_until_complete(loop, window.shutdown())
+        run_until_complete(loop, finish_event_loop())
     finally:
         loop.close()
         heartbeat.stop()

@@ -249,7 +249,7 @@ class ConnectionTab(QWidget):
     def _splitters(self) -> list[tuple[str, QSplitter | SplitMemory]]:
         return [("overview", self.overview.splitter), ("log", self.log.splitter),
                 ("tools", self.tools.splitter), ("prompts", self.prompts.splitter),
-                ("tool_result", self.tools.result_split),
+                ("tool_result", self.tools.result_split), ("prompt_result", self.prompts.result_split),
                 ("notifications", self.notifications.splitter)]  # fmt: skip
 
     @staticmethod
@@ -317,7 +317,7 @@ class ConnectionTab(QWidget):
         else:
             self._ticker.stop()
         if state is ConnectionState.CONNECTED and c.server is not None:
-            self.overview.show_server(c.server, c.settings.capabilities)
+            self.overview.show_server(c.server, c.settings.capabilities, c)
             self.overview.set_diagnostic_count(c.diagnostic_count)
         elif state is ConnectionState.FAILED:
             self.overview.show_message(f"Not connected.\n\n{c.failure or ''}\n\nPress {action} to try again.")

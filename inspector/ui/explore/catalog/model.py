@@ -101,6 +101,10 @@ class CatalogModel(QAbstractListModel):
             return entry.label
         if role == Qt.ItemDataRole.ToolTipRole:
             return _tooltip(entry)
+        if role == Qt.ItemDataRole.FontRole and entry.unavailable:
+            struck = QFont()
+            struck.setStrikeOut(True)
+            return struck
         if role == Qt.ItemDataRole.DecorationRole:
             return entry_icon(entry, 24)
         if role == Qt.ItemDataRole.AccessibleTextRole:
@@ -119,6 +123,8 @@ class CatalogModel(QAbstractListModel):
 
 def _tooltip(entry: CatalogEntry) -> str:
     lines = [entry.label if entry.label == entry.name else f"{entry.label}  ({entry.name})"]
+    if entry.unavailable:
+        lines += ["", f"Cannot be run: {entry.unavailable}"]
     if entry.description:
         lines += ["", entry.description[:600] + ("…" if len(entry.description) > 600 else "")]
     if entry.kind == "tool":
@@ -230,6 +236,8 @@ class CatalogDelegate(QStyledItemDelegate):
         first_line = entry.description.strip().splitlines()[0] if entry.description.strip() else ""
         if entry.problems and not first_line:
             first_line = "⚠ " + "; ".join(entry.problems)
+        if entry.unavailable:
+            first_line = "✗ " + entry.unavailable
         second = top + line_h + 2
         description = QFontMetrics(base).elidedText(first_line or "(no description)", Qt.TextElideMode.ElideRight, room)
         return RowLayout(
@@ -282,11 +290,14 @@ class CatalogDelegate(QStyledItemDelegate):
             painter.drawText(icon_rect, Qt.AlignmentFlag.AlignCenter, (entry.label[:1] or "?").upper())
         bold = QFont(base)
         bold.setBold(True)
+        bold.setStrikeOut(bool(entry.unavailable))
         painter.setFont(bold)
-        painter.setPen(text_color)
+        painter.setPen(text_color if not entry.unavailable or selected else QColor(t.muted))
         painter.drawText(row.title_rect, Qt.AlignmentFlag.AlignVCenter, row.title)
         if row.name:
-            painter.setFont(self.name_font(base))
+            mono = self.name_font(base)
+            mono.setStrikeOut(bool(entry.unavailable))
+            painter.setFont(mono)
             painter.setPen(muted)
             painter.drawText(row.name_rect, Qt.AlignmentFlag.AlignVCenter, row.name)
         painter.setFont(self.badge_font(base))
@@ -297,8 +308,10 @@ class CatalogDelegate(QStyledItemDelegate):
             painter.drawRoundedRect(box, 7, 7)
             painter.setPen(QColor(fg))
             painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
-        painter.setFont(base)
-        painter.setPen(muted)
+        plain = QFont(base)
+        plain.setStrikeOut(False)  # (the FontRole strikes a dropped tool's name; its reason stays readable)
+        painter.setFont(plain)
+        painter.setPen(QColor(t.error_fg) if entry.unavailable and not selected else muted)
         painter.drawText(row.description_rect, Qt.AlignmentFlag.AlignVCenter, row.description)
         painter.restore()
 

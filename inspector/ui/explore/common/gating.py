@@ -6,6 +6,10 @@
 
 A gated widget remembers the tooltip it had and gets it back when the gate opens again (re-evaluate on every
 (re)connect). ``gate_reason(widget)`` reads the current reason (tests, status lines).
+
+Gates know the era: a method 2026-07-28 removed is a gap there (``method_gap``: "tasks/list does not exist in
+2026-07-28"), unless the connection does what it did another way (``STAND_INS``: ping, logging/setLevel,
+resources/(un)subscribe); ``era_note(server, method)`` says what it does instead, for the widget's tooltip.
 """
 
 from __future__ import annotations
@@ -16,10 +20,15 @@ from PySide6.QtWidgets import QTabWidget, QWidget
 
 from inspector.client.connection import ServerInfo
 from inspector.protocol.capabilities import has_capability, server_capability_for
+from inspector.protocol.envelope import LOG_LEVEL_KEY
+from inspector.protocol.eras import MODERN_REMOVED
+from inspector.protocol.versions import MODERN_VERSION, Era
 
 __all__ = [
     "NOT_CONNECTED",
+    "STAND_INS",
     "capability_gap",
+    "era_note",
     "gate_reason",
     "gate_tab",
     "method_gap",
@@ -30,6 +39,27 @@ __all__ = [
 NOT_CONNECTED: Final = "Not connected: connect to the server first"
 _REASON: Final = "gateReason"
 _SAVED_TOOLTIP: Final = "gateSavedToolTip"
+
+STAND_INS: Final[dict[str, str]] = {
+    "ping": (
+        f"ping does not exist in {MODERN_VERSION}: Ping sends server/discover instead (the cheapest round trip) "
+        "and measures that"
+    ),
+    "logging/setLevel": (
+        f"logging/setLevel does not exist in {MODERN_VERSION}: the level chosen here rides in the _meta of every "
+        f"request from now on ({LOG_LEVEL_KEY}); the server sends log messages only while it answers a request "
+        "that asks for them"
+    ),
+    "resources/subscribe": (
+        f"resources/subscribe does not exist in {MODERN_VERSION}: subscribing adds the resource to the "
+        "subscriptions/listen stream"
+    ),
+    "resources/unsubscribe": (
+        f"resources/unsubscribe does not exist in {MODERN_VERSION}: unsubscribing takes the resource off the "
+        "subscriptions/listen stream"
+    ),
+}
+"""Methods 2026-07-28 removed that the connection still does, another way: what it does instead."""
 
 
 def not_declared(capability: str) -> str:
@@ -50,8 +80,17 @@ def method_gap(server: ServerInfo | None, method: str) -> str | None:
     own table: e.g. completion/complete needs ``completions`` from 2025-03-26 on, nothing before)."""
     if server is None:
         return NOT_CONNECTED
+    if server.era is Era.MODERN and method in MODERN_REMOVED and method not in STAND_INS:
+        return f"{method} does not exist in {server.protocol_version} (the era this server speaks)"
     capability = server_capability_for(method, server.protocol_version)
     return None if capability is None else capability_gap(server, capability)
+
+
+def era_note(server: ServerInfo | None, method: str) -> str | None:
+    """What the connection does instead of ``method`` in the era ``server`` speaks (None: the method exists)."""
+    if server is None or server.era is not Era.MODERN or method not in MODERN_REMOVED:
+        return None
+    return STAND_INS.get(method, f"{method} does not exist in {server.protocol_version}")
 
 
 def gate_reason(widget: QWidget) -> str | None:

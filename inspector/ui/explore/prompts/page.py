@@ -19,8 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
@@ -35,14 +35,17 @@ from PySide6.QtWidgets import (
 
 from inspector.client.connection import Connection
 from inspector.client.errors import ClientError, RemoteError
+from inspector.client.rounds import RoundNote, watching_rounds
 from inspector.content.catalog import CatalogEntry, PromptArgument
 from inspector.content.plural import noun, plural
 from inspector.content.text import format_duration
+from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.explore.common.gating import set_gated
 from inspector.ui.explore.common.panel_tasks import PanelTasks
 from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
 from inspector.ui.explore.completion import ArgumentCompleter, asking
 from inspector.ui.viewers import TranscriptView, forward_content_signals
+from inspector.ui.viewers.progress_panel import gave_up, round_status
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import section_label, tones
 
@@ -77,16 +80,29 @@ class PromptPage(EntryPage):
     finished = Signal(bool)
     """prompts/get ended: True with messages shown, False on an error."""
 
+    MAX_FORM_SHARE = 0.6
+    """The form's share of the page's height at most, when it is fitted (the transcript keeps the rest)."""
+
     def __init__(
-        self, entry: CatalogEntry, connection: Callable[[], Connection | None], parent: QWidget | None = None
+        self,
+        entry: CatalogEntry,
+        connection: Callable[[], Connection | None],
+        parent: QWidget | None = None,
+        *,
+        split: SplitMemory | None = None,
     ) -> None:
         super().__init__(entry, parent)
+        self.split_memory = split if split is not None else SplitMemory()
+        """The form/transcript split the user chose (shared by the panel's pages); ``fit_split`` when none."""
         self._connection = connection
         self._tasks = PanelTasks(
             self, lambda error: self._show_error("Internal error", f"{type(error).__name__}: {error}")
         )
         self._task: asyncio.Task[None] | None = None
         self.result: dict[str, Any] | None = None
+        self.round: RoundNote | None = None
+        """2026-07-28: the round of a multi-round-trip prompts/get the last Get reached (None: one round)."""
+        self._person = False
         self.error_banner: Banner | None = None
         t = tones(self)
 
@@ -132,6 +148,8 @@ class PromptPage(EntryPage):
         run_row.addWidget(self.completion_label)
 
         top = QWidget(self)
+        self.inputs_box = top
+        """The splitter's upper part: header, argument fields, Get."""
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(4)
@@ -156,7 +174,10 @@ class PromptPage(EntryPage):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
         self.splitter.addWidget(bottom)
+        # the form keeps the height it was given, the transcript takes whatever the window grows by
+        self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
+        self.split_memory.attach(self.splitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -165,6 +186,33 @@ class PromptPage(EntryPage):
         self.get_shortcut.setKeys([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
         self.get_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.get_shortcut.activated.connect(self.get)
+
+    # -- the form/transcript split ------------------------------------------------------------------------
+
+    def fitting_height(self) -> int:
+        """The height the inputs need to show whole: header, every field, the legend, the Get row."""
+        top = self.inputs_box
+        width = max(200, top.width())
+        height = top.heightForWidth(width) if top.hasHeightForWidth() else -1
+        return height if height > 0 else top.sizeHint().height()
+
+    def fit_split(self) -> None:
+        """The form takes what it needs (at most ``MAX_FORM_SHARE`` of the page), the transcript the rest."""
+        total = sum(self.splitter.sizes())
+        if total <= 0:
+            return
+        top = min(self.fitting_height(), int(total * self.MAX_FORM_SHARE))
+        top = max(top, self.inputs_box.minimumSizeHint().height())
+        self.splitter.setSizes([top, max(0, total - top)])
+
+    def _apply_split(self) -> None:
+        """The split the user chose (on any prompt's page), else the fitted one."""
+        if alive(self) and self.isVisible() and not self.split_memory.apply(self.splitter):
+            self.fit_split()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self._apply_split)  # once the page has its size
 
     def _label(self, argument: PromptArgument) -> QLabel:
         text = argument.title or argument.name
@@ -299,16 +347,22 @@ class PromptPage(EntryPage):
 
     async def _get(self, connection: Connection, arguments: dict[str, str]) -> None:
         started = asyncio.get_running_loop().time()
+        self.round = None
+        unwatch = connection.watch_person(self._on_person)
         try:
-            result = await connection.get_prompt(self.entry.name, arguments or None)
+            with watching_rounds(self._on_round):
+                result = await connection.get_prompt(self.entry.name, arguments or None)
         except RemoteError as exc:
             self._done()
             self._show_error(f"JSON-RPC error {exc.code}", exc.message + (f"\n{exc.data!r}" if exc.data else ""))
             return
         except ClientError as exc:
             self._done()
-            self._show_error("prompts/get did not complete", str(exc))
+            title, lines = gave_up(self.round, str(exc)) or ("prompts/get did not complete", [str(exc)])
+            self._show_error(title, *lines)
             return
+        finally:
+            unwatch()
         if not alive(self):
             return
         self._done()
@@ -323,16 +377,27 @@ class PromptPage(EntryPage):
         self.status_label.setText(f"{plural(count, 'message')} · {format_duration(elapsed)}")
         self.finished.emit(True)
 
+    def _on_round(self, note: RoundNote) -> None:
+        """2026-07-28: the prompt's request is in a later round; the status line says which, and for whom."""
+        self.round = note
+        if alive(self):
+            self.status_label.setText(round_status(note, person=self._person))
+
+    def _on_person(self, waiting: bool) -> None:
+        self._person = waiting
+        if alive(self) and self.round is not None and not self.round.sent:
+            self.status_label.setText(round_status(self.round, person=waiting))
+
     def _done(self) -> None:
         if alive(self):
             self.get_button.setEnabled(self.get_button.property("gateReason") in (None, ""))
 
-    def _show_error(self, title: str, detail: str) -> None:
+    def _show_error(self, title: str, *details: str) -> None:
         if not alive(self):
             return
         self._clear_error()
         self.status_label.setText("Failed")
-        self.error_banner = Banner("error", title, [detail], self)
+        self.error_banner = Banner("error", title, list(details), self)
         self._bottom.insertWidget(1, self.error_banner)
         self.transcript.set_messages([])
         self.result = None

@@ -10,6 +10,7 @@ from inspector.client.connection import Connection
 from inspector.content.catalog import CatalogEntry, parse_prompts
 from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.explore.catalog.panel import CatalogPanel
+from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.explore.common.gating import method_gap
 from inspector.ui.explore.common.panel_tasks import live_connection
 from inspector.ui.explore.prompts.page import PromptPage
@@ -23,6 +24,8 @@ class PromptsPanel(CatalogPanel[PromptPage]):
     list_changed = "notifications/prompts/list_changed"
 
     def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
+        self.result_split = SplitMemory()
+        """The form/transcript split the user dragged on any prompt's page (the connection tab saves it)."""
         super().__init__(controller, parent)
 
     async def fetch(self, connection: Connection) -> list[CatalogEntry]:
@@ -30,7 +33,7 @@ class PromptsPanel(CatalogPanel[PromptPage]):
         return parse_prompts(result.get("prompts") if isinstance(result, dict) else None)
 
     def make_page(self, entry: CatalogEntry) -> PromptPage:
-        return PromptPage(entry, self._connection, self.stack)
+        return PromptPage(entry, self._connection, self.stack, split=self.result_split)
 
     def gate_page(self, page: PromptPage) -> None:
         page.set_unavailable(self.gate, self.completion_gap())

@@ -6,6 +6,11 @@ Everything goes through the controller's *current* connection, so the panel surv
 what was subscribed before. An ``ExplorePanel``: the connection tab wires ``on_state`` and ``on_notification``:
 ``resources/list_changed`` reloads the lists (with a visible note), ``resources/updated`` for a subscribed URI
 re-reads it (coalescing bursts) and, when that resource is on screen, shows the new content and a diff.
+
+In 2026-07-28 the Subscribe toggle goes through the engine's listen API (the URI joins the connection's
+``subscriptions/listen`` stream for resource updates; a URI the server does not acknowledge fails), and the list
+changes come on the engine's list-changes stream; the Subscriptions view's "Listen stream" tab follows both and
+its Re-listen opens them again. The handshake era keeps ``resources/subscribe``.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from inspector.client.errors import ClientError
 from inspector.content.subscriptions import SubscriptionBook, SubscriptionState, TextChange
 from inspector.content.templates import CompletionResult, parse_completion, template_reference
 from inspector.protocol.events import NotificationReceived
+from inspector.protocol.versions import Era
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
-from inspector.ui.explore.common.gating import method_gap
+from inspector.ui.explore.common.gating import era_note, method_gap
 from inspector.ui.explore.common.panel import ExplorePanel
 from inspector.ui.explore.common.panel_tasks import (
     PanelTasks,
@@ -126,6 +132,7 @@ class ResourcesPanel(ExplorePanel):
         self.list_tabs.currentChanged.connect(self._on_tab_changed)
         self.subscriptions.showRequested.connect(self.show_subscription)
         self.subscriptions.unsubscribeRequested.connect(self.unsubscribe)
+        self.subscriptions.listen.relistenRequested.connect(self.relisten)
         self.contents_view.openUrlRequested.connect(self.openUrlRequested)
         self.contents_view.openFileRequested.connect(self.openFileRequested)
         self._update_actions()
@@ -151,6 +158,11 @@ class ResourcesPanel(ExplorePanel):
 
     def unsubscribe(self, uri: str) -> None:
         self.tasks.spawn(self._unsubscribe(uri), key=f"subscribe:{uri}")
+
+    def relisten(self) -> None:
+        """2026-07-28: open the connection's listen streams again (the Listen stream tab's Re-listen)."""
+        if self._listening_era():
+            self.tasks.spawn(self._relisten(), key="relisten")
 
     def open_resource(self, uri: str) -> None:
         """Show and read ``uri`` (e.g. a resource link clicked elsewhere), listed or not."""
@@ -182,7 +194,9 @@ class ResourcesPanel(ExplorePanel):
     # --- connection state and gating ------------------------------------------------------------------------
 
     def on_state(self, state: ConnectionState) -> None:
-        connected = live_connection(self.controller) is not None
+        conn = live_connection(self.controller)
+        connected = conn is not None
+        self.subscriptions.listen.attach(conn)
         if connected:
             self.note_banner.hide()
             self.refresh()
@@ -220,9 +234,18 @@ class ResourcesPanel(ExplorePanel):
         subscribed = self.current_uri is not None and self.book.is_subscribed(self.current_uri)
         self.subscribe_button.setChecked(subscribed)
         self.subscribe_button.setText("Unsubscribe" if subscribed else "Subscribe")
-        gate(self.subscribe_button, sub_gap, "Stop receiving updates" if subscribed else _SUBSCRIBE_TIP)
+        # 2026-07-28: what the toggle does instead of resources/(un)subscribe (the listen stream)
+        sub_note, unsub_note = era_note(server, "resources/subscribe"), era_note(server, "resources/unsubscribe")
+        tip = (unsub_note or "Stop receiving updates") if subscribed else (sub_note or _SUBSCRIBE_TIP)
+        gate(self.subscribe_button, sub_gap, tip)
         unsub_gap = method_gap(server, "resources/unsubscribe")
-        self.subscriptions.unsubscribe_button.setToolTip(unsub_gap or "Send resources/unsubscribe for the selection")
+        unsub_tip = unsub_note or "Send resources/unsubscribe for the selection"
+        self.subscriptions.unsubscribe_button.setToolTip(unsub_gap or unsub_tip)
+
+    def _listening_era(self) -> bool:
+        """Whether subscriptions ride on subscriptions/listen (a live 2026-07-28 connection)."""
+        conn = live_connection(self.controller)
+        return conn is not None and conn.era is Era.MODERN
 
     # --- lists ----------------------------------------------------------------------------------------------
 
@@ -346,7 +369,10 @@ class ResourcesPanel(ExplorePanel):
         sub = self.book.get(uri)
         if sub is None:
             return
-        if sub.state in (SubscriptionState.ACTIVE, SubscriptionState.SUBSCRIBING):
+        conn = live_connection(self.controller)
+        # 2026-07-28: a URI the server did not acknowledge is still in the listen filter until it is left
+        joined = conn is not None and conn.era is Era.MODERN and uri in conn.listening.uris
+        if joined or sub.state in (SubscriptionState.ACTIVE, SubscriptionState.SUBSCRIBING):
             self.book.mark_unsubscribing(uri)
             try:
                 await require_connection(self.controller).unsubscribe_resource(uri)
@@ -357,6 +383,24 @@ class ResourcesPanel(ExplorePanel):
                 return
         self.book.remove(uri)
         self._set_status(f"Unsubscribed from {uri} at {_clock()}")
+        self._update_actions()
+
+    async def _relisten(self) -> None:
+        conn = require_connection(self.controller)
+        try:
+            await conn.listening.relisten()
+        except ClientError as exc:
+            self._show_error("Could not listen again", str(exc))
+        sub = conn.listening.resources
+        refused = set(sub.refused.get("resourceSubscriptions", [])) if sub is not None else set(conn.listening.uris)
+        for uri in conn.listening.uris:
+            if uri not in self.book:
+                continue
+            if uri in refused:
+                self.book.mark_failed(uri, f"the server did not acknowledge a subscription to {uri}")
+            else:
+                self.book.mark_active(uri)
+        self._set_status(f"Listening again since {_clock()}")
         self._update_actions()
 
     def _resubscribe(self) -> None:

@@ -1,14 +1,21 @@
 """The Subscriptions view: a table over a ``SubscriptionBook`` (URI, state, update count, last update) with
-Show and Unsubscribe actions. The model is a thin adapter: the book tells it about every change."""
+Show and Unsubscribe actions. The model is a thin adapter: the book tells it about every change.
+
+Its "Listen stream" tab (:class:`ListenView`, 2026-07-28) shows the connection's ``subscriptions/listen``
+streams — the one for list changes and the one resource subscriptions ride on — with their state (connecting,
+open, re-listening after a drop, closed with the reason), and what each asked for against what the server
+acknowledged, item by item, a difference highlighted; "Re-listen" opens them again."""
 
 from __future__ import annotations
 
 import time
-from enum import IntEnum
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum, StrEnum
 from typing import Any, Final
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -16,15 +23,32 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from inspector.client.connection import Connection
+from inspector.client.listen import FilterItem, Listening, ListenState, filter_items
+from inspector.client.listen import Subscription as ListenSubscription
 from inspector.content.plural import plural
 from inspector.content.subscriptions import Subscription, SubscriptionBook, SubscriptionState
+from inspector.protocol.versions import Era
 from inspector.ui.widgets.style import section_label, tones
+from inspector.ui.widgets.timers import coalescer
 
-__all__ = ["SubscriptionColumn", "SubscriptionsModel", "SubscriptionsView", "UriRole"]
+__all__ = [
+    "FilterColumn",
+    "ListenFiltersModel",
+    "ListenStreamsModel",
+    "ListenView",
+    "StreamColumn",
+    "SubscriptionColumn",
+    "SubscriptionsModel",
+    "SubscriptionsView",
+    "UriRole",
+    "Verdict",
+]
 
 UriRole: Final = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
@@ -173,6 +197,17 @@ class SubscriptionsView(QWidget):
         header.addWidget(self.show_button)
         header.addWidget(self.unsubscribe_button)
         layout.addLayout(header)
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        resources_page = QWidget(self.tabs)
+        page_layout = QVBoxLayout(resources_page)
+        page_layout.setContentsMargins(0, 0, 0, 0)
+        page_layout.setSpacing(4)
+        self.listen = ListenView(self.tabs)
+        self.tabs.addTab(resources_page, "Resources")
+        self.tabs.addTab(self.listen, "Listen stream")
+        self.tabs.setTabToolTip(1, "subscriptions/listen (2026-07-28): the streams, what was asked and acknowledged")
+        layout.addWidget(self.tabs, 1)
         self.table = QTableView(self)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -187,11 +222,11 @@ class SubscriptionsView(QWidget):
         h.setSectionResizeMode(SubscriptionColumn.URI, QHeaderView.ResizeMode.Stretch)
         for column in (SubscriptionColumn.STATE, SubscriptionColumn.UPDATES, SubscriptionColumn.LAST_UPDATE):
             h.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        layout.addWidget(self.table, 1)
+        page_layout.addWidget(self.table, 1)
         self.empty_label = QLabel("No subscriptions. Select a resource and click Subscribe.", self)
         self.empty_label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
         self.empty_label.setWordWrap(True)
-        layout.addWidget(self.empty_label)
+        page_layout.addWidget(self.empty_label)
 
         self.table.doubleClicked.connect(lambda index: self.showRequested.emit(str(index.data(UriRole))))
         self.show_button.clicked.connect(self._show_selected)
@@ -227,3 +262,365 @@ class SubscriptionsView(QWidget):
         selected = self.selected_uri() is not None
         self.show_button.setEnabled(selected)
         self.unsubscribe_button.setEnabled(selected)
+
+
+# --- the listen streams (2026-07-28) ------------------------------------------------------------------------
+
+
+class StreamColumn(IntEnum):
+    STREAM = 0
+    STATE = 1
+    REQUEST = 2
+    RELISTENED = 3
+    NOTIFICATIONS = 4
+    SINCE = 5
+    DETAIL = 6
+
+
+class FilterColumn(IntEnum):
+    FILTER = 0
+    STREAM = 1
+    ASKED = 2
+    ACKNOWLEDGED = 3
+    VERDICT = 4
+
+
+class Verdict(StrEnum):
+    MATCHED = "acknowledged"
+    WAITING = "no acknowledgement yet"
+    NEVER = "never acknowledged"
+    REFUSED = "asked, not acknowledged"
+    UNASKED = "acknowledged, not asked"
+
+
+DIFFERENCES: Final = frozenset({Verdict.REFUSED, Verdict.UNASKED})
+
+_STREAM_HEADERS: Final = {
+    StreamColumn.STREAM: ("Stream", "What the subscriptions/listen stream is for"),
+    StreamColumn.STATE: ("State", "connecting (no acknowledgement yet), open, re-listening, or closed"),
+    StreamColumn.REQUEST: ("Request", "The JSON-RPC id of the listen request (it changes when it is re-opened)"),
+    StreamColumn.RELISTENED: ("Re-listened", "Times the engine opened the stream again after it ended"),
+    StreamColumn.NOTIFICATIONS: ("Notifications", "Notifications the stream carried"),
+    StreamColumn.SINCE: ("Since", "Local time of the last change of state"),
+    StreamColumn.DETAIL: ("Detail", "Why the stream is re-listening or closed"),
+}
+_FILTER_HEADERS: Final = {
+    FilterColumn.FILTER: ("Filter", "A kind of notification, or one resource URI / task id"),
+    FilterColumn.STREAM: ("Stream", "The listen stream the filter belongs to"),
+    FilterColumn.ASKED: ("Asked", "In the notifications filter of the subscriptions/listen request"),
+    FilterColumn.ACKNOWLEDGED: ("Acknowledged", "In notifications/subscriptions/acknowledged"),
+    FilterColumn.VERDICT: ("Verdict", "A difference between what was asked and what was acknowledged is highlighted"),
+}
+_KIND_LABELS: Final = {
+    "toolsListChanged": "tools/list_changed",
+    "promptsListChanged": "prompts/list_changed",
+    "resourcesListChanged": "resources/list_changed",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class StreamRow:
+    purpose: str
+    state: ListenState
+    request: str
+    relistened: int
+    notifications: int
+    since: float
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class FilterRow:
+    purpose: str
+    key: str
+    value: str | None
+    asked: bool
+    acknowledged: bool | None
+    verdict: Verdict
+
+    @property
+    def label(self) -> str:
+        if self.value is None:
+            return f"{self.key} ({_KIND_LABELS[self.key]})" if self.key in _KIND_LABELS else self.key
+        return self.value
+
+
+def purpose_of(listening: Listening, sub: ListenSubscription) -> str:
+    if sub is listening.changes or sub is listening.changes_failed:
+        return "list changes"
+    keys = set(sub.filter)
+    if keys == {"resourceSubscriptions"}:
+        return "resource updates"
+    if keys == {"taskIds"}:
+        return "task updates"
+    return "other"
+
+
+def verdict_of(item: FilterItem, state: ListenState) -> Verdict:
+    if item.acknowledged is None:
+        return Verdict.NEVER if state is ListenState.CLOSED else Verdict.WAITING
+    if item.asked and item.acknowledged:
+        return Verdict.MATCHED
+    return Verdict.REFUSED if item.asked else Verdict.UNASKED
+
+
+def stream_rows(listening: Listening) -> list[StreamRow]:
+    return [
+        StreamRow(
+            purpose_of(listening, sub),
+            sub.state,
+            "—" if sub.id is None else str(sub.id),
+            sub.reopened,
+            sub.received,
+            sub.changed_at,
+            sub.reason,
+        )
+        for sub in listening.streams()
+    ]
+
+
+def filter_rows(listening: Listening) -> list[FilterRow]:
+    rows: list[FilterRow] = []
+    for sub in listening.streams():
+        purpose = purpose_of(listening, sub)
+        for item in filter_items(sub.filter, sub.acknowledged):
+            rows.append(
+                FilterRow(purpose, item.key, item.value, item.asked, item.acknowledged, verdict_of(item, sub.state))
+            )
+    return rows
+
+
+class _RowsModel(QAbstractTableModel):
+    """A flat table over a list of frozen rows, replaced as a whole (``set_rows``)."""
+
+    def __init__(self, headers: dict[Any, tuple[str, str]], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._headers = list(headers.values())
+        self.rows: list[Any] = []
+
+    def set_rows(self, rows: list[Any]) -> None:
+        if len(rows) == len(self.rows):
+            changed = rows != self.rows
+            self.rows = rows
+            if changed and rows:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(rows) - 1, len(self._headers) - 1))
+            return
+        self.beginResetModel()
+        self.rows = rows
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._headers):
+            return None
+        title, tip = self._headers[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return tip
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def row_at(self, index: _Index) -> Any:
+        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        if not 0 <= index.column() < len(self._headers):
+            return None
+        return self.rows[index.row()]
+
+
+class ListenStreamsModel(_RowsModel):
+    """One row per listen stream: what it is for, its state, request id, re-listens, notifications."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(_STREAM_HEADERS, parent)
+        t = tones(None)
+        self._colours = {
+            ListenState.OPEN: QColor(t.ok_fg),
+            ListenState.CONNECTING: QColor(t.warning_fg),
+            ListenState.RELISTENING: QColor(t.warning_fg),
+            ListenState.CLOSED: QColor(t.error_fg),
+        }
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row: StreamRow | None = self.row_at(index)
+        if row is None:
+            return None
+        column = StreamColumn(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                StreamColumn.STREAM: row.purpose,
+                StreamColumn.STATE: row.state.value,
+                StreamColumn.REQUEST: row.request,
+                StreamColumn.RELISTENED: str(row.relistened),
+                StreamColumn.NOTIFICATIONS: str(row.notifications),
+                StreamColumn.SINCE: _clock(row.since),
+                StreamColumn.DETAIL: row.detail or "—",
+            }[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return "\n".join(x for x in (f"{row.purpose}: {row.state.value}", row.detail) if x)
+        if role == Qt.ItemDataRole.ForegroundRole and column is StreamColumn.STATE:
+            return self._colours.get(row.state)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (
+            StreamColumn.RELISTENED,
+            StreamColumn.NOTIFICATIONS,
+        ):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class ListenFiltersModel(_RowsModel):
+    """One row per kind or URI asked or acknowledged; a difference is highlighted (background, bold)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(_FILTER_HEADERS, parent)
+        t = tones(None)
+        self._difference_bg = QColor(t.warning_bg)
+        self._difference_fg = QColor(t.warning_fg)
+        self._ok_fg = QColor(t.ok_fg)
+        self._muted = QColor(t.muted)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    def differences(self) -> list[FilterRow]:
+        return [row for row in self.rows if row.verdict in DIFFERENCES]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row: FilterRow | None = self.row_at(index)
+        if row is None:
+            return None
+        column = FilterColumn(index.column())
+        different = row.verdict in DIFFERENCES
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                FilterColumn.STREAM: row.purpose,
+                FilterColumn.FILTER: row.label,
+                FilterColumn.ASKED: "yes" if row.asked else "no",
+                FilterColumn.ACKNOWLEDGED: "…" if row.acknowledged is None else ("yes" if row.acknowledged else "no"),
+                FilterColumn.VERDICT: row.verdict.value,
+            }[column]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            what = row.key if row.value is None else f"{row.key}: {row.value}"
+            return f"{what}\n{row.verdict.value}"
+        if role == Qt.ItemDataRole.BackgroundRole and different:
+            return self._difference_bg
+        if role == Qt.ItemDataRole.ForegroundRole and column is FilterColumn.VERDICT:
+            if different:
+                return self._difference_fg
+            return self._ok_fg if row.verdict is Verdict.MATCHED else self._muted
+        if role == Qt.ItemDataRole.FontRole and different:
+            return self._bold
+        return None
+
+
+def _compact_table(model: QAbstractTableModel, parent: QWidget, stretch: int) -> QTableView:
+    table = QTableView(parent)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+    table.setShowGrid(False)
+    table.setWordWrap(False)
+    h = table.horizontalHeader()
+    for column in range(model.columnCount()):
+        mode = QHeaderView.ResizeMode.Stretch if column == stretch else QHeaderView.ResizeMode.ResizeToContents
+        h.setSectionResizeMode(column, mode)
+    return table
+
+
+class ListenView(QWidget):
+    """The connection's ``subscriptions/listen`` streams (2026-07-28): their state, and what each asked for
+    against what the server acknowledged. ``attach(live_connection(controller))`` at every change of the
+    connection's state: a live connection's streams are followed; None (not connected) keeps the last ones on
+    view, with Re-listen disabled."""
+
+    relistenRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.streams_model = ListenStreamsModel(self)
+        self.filters_model = ListenFiltersModel(self)
+        self.listening: Listening | None = None
+        self._unwatch: Callable[[], None] | None = None
+        self._era_note = ""
+        self._live = False
+        self._refresh_timer = coalescer(self, 50, self.refresh)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        header = QHBoxLayout()
+        self.state_label = QLabel(self)
+        self.state_label.setWordWrap(True)
+        header.addWidget(self.state_label, 1)
+        self.relisten_button = QPushButton("Re-listen", self)
+        self.relisten_button.setToolTip(
+            "Close the listen streams and open them again with what they asked for (subscriptions/listen)"
+        )
+        self.relisten_button.clicked.connect(self.relistenRequested)
+        header.addWidget(self.relisten_button)
+        layout.addLayout(header)
+        self.streams_table = _compact_table(self.streams_model, self, StreamColumn.DETAIL)
+        self.streams_table.setMaximumHeight(self.streams_table.verticalHeader().defaultSectionSize() * 4 + 4)
+        layout.addWidget(self.streams_table)
+        self.differences_label = QLabel(self)
+        self.differences_label.setWordWrap(True)
+        layout.addWidget(self.differences_label)
+        self.filters_table = _compact_table(self.filters_model, self, FilterColumn.VERDICT)
+        layout.addWidget(self.filters_table, 1)
+        self.attach(None)
+
+    def attach(self, conn: Connection | None) -> None:
+        """Follow ``conn``'s listen streams (None or a handshake-era connection: there are none)."""
+        listening = conn.listening if conn is not None and conn.era is Era.MODERN else None
+        self._live = conn is not None
+        self._era_note = (
+            "Handshake era: resources/subscribe and resources/unsubscribe; no listen stream."
+            if conn is not None and listening is None
+            else ""
+        )
+        if conn is not None and listening is not self.listening:  # (disconnected: the last streams stay on view)
+            if self._unwatch is not None:
+                self._unwatch()
+                self._unwatch = None
+            self.listening = listening
+            if listening is not None:
+                self._unwatch = listening.watch(lambda _sub: self._soon())
+        self.refresh()
+
+    def _soon(self) -> None:
+        if not self._refresh_timer.isActive():  # at most one refresh every 50 ms, however busy the streams
+            self._refresh_timer.start()
+
+    def refresh(self) -> None:
+        listening = self.listening
+        self.streams_model.set_rows(stream_rows(listening) if listening is not None else [])
+        self.filters_model.set_rows(filter_rows(listening) if listening is not None else [])
+        self.relisten_button.setEnabled(listening is not None and self._live)
+        if listening is None:
+            self.state_label.setText(self._era_note or "Not connected: no listen stream.")
+        else:
+            rows = self.streams_model.rows
+            states = ", ".join(f"{row.purpose} {row.state.value}" for row in rows) or "no stream open"
+            self.state_label.setText(f"subscriptions/listen: {states}")
+        differences = self.filters_model.differences()
+        t = tones(self)
+        if differences:
+            said = "; ".join(f"{row.label}: {row.verdict.value}" for row in differences)
+            self.differences_label.setText(f"{plural(len(differences), 'difference')}: {said}")
+            self.differences_label.setStyleSheet(f"color: {t.warning_fg}; font-weight: bold;")
+        else:
+            self.differences_label.setText("The server acknowledged what was asked." if self.filters_model.rows else "")
+            self.differences_label.setStyleSheet(f"color: {t.muted};")
+        self.differences_label.setVisible(bool(self.differences_label.text()))

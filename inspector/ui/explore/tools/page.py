@@ -32,6 +32,8 @@ from PySide6.QtWidgets import (
 
 from inspector.client.connection import Connection
 from inspector.client.errors import ClientError, RemoteError, RequestCancelled, RequestTimeout
+from inspector.client.rounds import RoundNote, watching_rounds
+from inspector.client.tasks import TaskCancelled
 from inspector.content.catalog import CatalogEntry
 from inspector.content.plural import plural
 from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
@@ -43,8 +45,10 @@ from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.explore.common.gating import set_gated
 from inspector.ui.explore.common.panel_tasks import PanelTasks
 from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
+from inspector.ui.explore.common.task_book import TaskBook, TaskToggle
 from inspector.ui.schema_form import SchemaForm
 from inspector.ui.viewers import ResultState, ToolResultView, forward_content_signals
+from inspector.ui.viewers.progress_panel import gave_up
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import tones
 
@@ -157,6 +161,8 @@ class ToolPage(EntryPage):
 
     callFinished = Signal(str)
     """The call ended; the argument is the result view's state (success, tool-error, protocol-error, ...)."""
+    relisted = Signal()
+    """The tools were listed again (for "Retry after re-listing"); the panel refreshes its list."""
 
     def __init__(
         self,
@@ -167,8 +173,11 @@ class ToolPage(EntryPage):
         *,
         explain_url_required: Callable[[], UrlRequiredExplainer | None] = lambda: None,
         split: SplitMemory | None = None,
+        task_book: TaskBook | None = None,
     ) -> None:
         super().__init__(entry, parent)
+        self.task_book = task_book
+        """Where "Run as task" calls go (the tab's Tasks panel lists them); None: no toggle."""
         self.split_memory = split if split is not None else SplitMemory()
         """The form/result split the user chose (shared by the panel's pages); ``fit_split`` when there is none."""
         self._explain_url_required = explain_url_required
@@ -178,6 +187,8 @@ class ToolPage(EntryPage):
         self._history_entry: HistoryEntry | None = None
         """The history entry of the call in flight (its outcome is added when it ends)."""
         self._timed_out = False
+        self._round: RoundNote | None = None
+        """The round of a multi-round-trip call (2026-07-28) the last call reached (None: one round)."""
         self._tasks = PanelTasks(self, self._internal_error)
 
         # containers first: filling a splitter that already holds them avoids a size recalculation per child
@@ -221,6 +232,7 @@ class ToolPage(EntryPage):
             " border-radius: 5px; padding: 5px 16px; }"
             " QPushButton#runButton:disabled { background: #9aa4ae; }"
         )
+        self.task_toggle = TaskToggle(top)
         self.timeout_label = QLabel(top)
         self.timeout_label.setStyleSheet(f"color: {t.muted};")
         self.validation_label = QLabel(top)
@@ -243,6 +255,7 @@ class ToolPage(EntryPage):
         run_row = QHBoxLayout()
         run_row.setContentsMargins(12, 4, 12, 8)
         run_row.addWidget(self.run_button)
+        run_row.addWidget(self.task_toggle)
         run_row.addWidget(self.validation_label, 1)
         run_row.addWidget(self.send_anyway_button)
         run_row.addStretch(0)
@@ -251,6 +264,19 @@ class ToolPage(EntryPage):
         top_layout.setContentsMargins(0, 0, 0, 0)
         top_layout.setSpacing(2)
         top_layout.addWidget(self.header)
+        self.dropped_banner: Banner | None = None
+        """Why a tool the client dropped (invalid x-mcp-header) cannot be run (None for usable tools)."""
+        if entry.unavailable:
+            self.dropped_banner = Banner(
+                "error",
+                "This tool cannot be run",
+                [
+                    entry.unavailable,
+                    "The client leaves such a tool out of tools/list; it is shown here so you can see why.",
+                ],
+                top,
+            )
+            top_layout.addWidget(self.dropped_banner)
         top_layout.addWidget(self.inputs, 1)
         top_layout.addLayout(run_row)
         problems_row = QHBoxLayout()
@@ -305,6 +331,7 @@ class ToolPage(EntryPage):
             view = ToolResultView(self.entry.name, parent=self.result_box)
             forward_content_signals(view, self)
             view.cancelRequested.connect(self.cancel)
+            view.retryAfterRelistingRequested.connect(self.retry_after_relisting)
             self._result_layout.addWidget(view, 1)
             self.result_placeholder.hide()
             self._result_view = view
@@ -317,12 +344,21 @@ class ToolPage(EntryPage):
         return self._task is not None and not self._task.done()
 
     def set_unavailable(self, reason: str | None) -> None:
-        """Gate Run and Re-run (not connected, no tools capability); None enables them."""
+        """Gate Run and Re-run (not connected, no tools capability); None enables them. A tool the client dropped
+        (``entry.unavailable``) stays gated with that reason."""
+        if self.entry.unavailable:
+            reason = f"Cannot be run: {self.entry.unavailable}"
         set_gated(self.run_button, reason)
         set_gated(self.history_pane.rerun_button, reason)
         if reason is None:
             self.history_pane.rerun_button.setEnabled(self.history_pane.selected() is not None)
         self.update_timeout()
+        self.update_task_toggle()
+
+    def update_task_toggle(self) -> None:
+        """Show "Run as task" as the tool's execution.taskSupport and the server allow."""
+        if self.task_book is not None:
+            self.task_toggle.update_for(self.entry.raw, self._context()[0])
 
     def update_timeout(self) -> None:
         _conn, timeout = self._context()
@@ -364,6 +400,8 @@ class ToolPage(EntryPage):
             self.validation_label.setText("Not connected.")
             self.validation_label.show()
             return False
+        self.update_task_toggle()
+        as_task = self.task_book is not None and self.task_toggle.wanted
         self._hide_problems()
         self._history_entry = self.history.record(self.entry.name, arguments, self.entry.input_schema)
         self._timed_out = False
@@ -375,12 +413,31 @@ class ToolPage(EntryPage):
         if first:
             self._apply_split()  # the result takes its room now
         self.run_button.setEnabled(False)
-        self._task = self._tasks.spawn(self._call(connection, arguments, timeout))
+        self._task = self._tasks.spawn(self._call(connection, arguments, timeout, as_task=as_task))
         return True
 
     def cancel(self) -> None:
         if self._task is not None and not self._task.done():
             self._task.cancel()
+
+    def retry_after_relisting(self) -> None:
+        """After a -32020 (header mismatch): list the tools again, bypassing the cache (their ``x-mcp-header``
+        annotations may have changed, and with them the headers a call carries), then run the call again."""
+        connection, _timeout = self._context()
+        if connection is None or self.running:
+            return
+        self._tasks.spawn(self._relist_and_run(connection))
+
+    async def _relist_and_run(self, connection: Connection) -> None:
+        try:
+            await connection.list_tools(fresh=True)
+        except ClientError as exc:
+            if alive(self):
+                self._show_failure("Listing the tools again failed", str(exc))
+            return
+        if alive(self):
+            self.relisted.emit()
+            self.run()
 
     def recall(self, entry: HistoryEntry) -> None:
         """Fill the form with a past argument set."""
@@ -397,15 +454,19 @@ class ToolPage(EntryPage):
 
     # -- the call ----------------------------------------------------------------------------------------
 
-    async def _call(self, connection: Connection, arguments: Any, timeout: float | None) -> None:
+    async def _call(
+        self, connection: Connection, arguments: Any, timeout: float | None, *, as_task: bool = False
+    ) -> None:
         args = arguments if isinstance(arguments, dict) else None
         view = self.result_view
         show: Callable[[], None]
         unwatch = connection.watch_person(self._on_person)
         if connection.asking_a_person:
             self._on_person(True)
+        self._round = None
         try:
-            result = await connection.call_tool(self.entry.name, args, on_progress=self._on_progress, timeout=timeout)
+            with watching_rounds(self._on_round):
+                result = await self._invoke(connection, args, timeout, as_task)
         except asyncio.CancelledError:
             show = partial(view.set_cancelled, "notifications/cancelled was sent to the server.")
         except RemoteError as exc:
@@ -418,7 +479,8 @@ class ToolPage(EntryPage):
         except RequestCancelled as exc:
             show = partial(view.set_cancelled, str(exc))
         except ClientError as exc:
-            show = partial(self._show_failure, "The call did not complete", str(exc))
+            title, lines = gave_up(self._round, str(exc)) or ("The call did not complete", [str(exc)])
+            show = partial(self._show_failure, title, *lines)
         else:
             if isinstance(result, dict):
                 show = partial(view.set_result, result, self.entry.output_schema)
@@ -427,6 +489,20 @@ class ToolPage(EntryPage):
         finally:
             unwatch()
         self._finish(show)
+
+    async def _invoke(
+        self, connection: Connection, args: dict[str, Any] | None, timeout: float | None, as_task: bool
+    ) -> Any:
+        """The call itself: direct, or as a task through the tab's ``TaskBook`` (the Tasks panel lists it)."""
+        if not as_task or self.task_book is None:
+            return await connection.call_tool(self.entry.name, args, on_progress=self._on_progress, timeout=timeout)
+        try:
+            return await self.task_book.run_tool(
+                connection, self.entry.name, args, output_schema=self.entry.output_schema,
+                on_update=lambda _record, update: self._on_progress(0, None, f"Task {update.task.describe()}"),
+            )  # fmt: skip
+        except TaskCancelled as exc:
+            raise RequestCancelled(str(exc)) from exc
 
     def _explain_url_elicitation(self, exc: RemoteError) -> None:
         """-32042: the server needs the user to visit a URL first; explain it and offer to retry afterwards."""
@@ -478,6 +554,11 @@ class ToolPage(EntryPage):
         if alive(self):
             self.result_view.set_waiting_for_person(waiting)
 
+    def _on_round(self, note: RoundNote) -> None:
+        self._round = note
+        if alive(self):
+            self.result_view.set_round(note)
+
     def _on_progress(self, progress: float, total: float | None, message: str | None) -> None:
         if alive(self):
             self.result_view.set_progress(progress, total, message)
@@ -487,10 +568,10 @@ class ToolPage(EntryPage):
             self._show_failure("Internal error", f"{type(error).__name__}: {error}")
             self.run_button.setEnabled(True)
 
-    def _show_failure(self, title: str, detail: str) -> None:
+    def _show_failure(self, title: str, *details: str) -> None:
         self._clear_failure()
         self.result_view.clear()
-        self.failure_banner = Banner("error", title, [detail], self.result_box)
+        self.failure_banner = Banner("error", title, list(details), self.result_box)
         self._result_layout.insertWidget(0, self.failure_banner)
 
     def _clear_failure(self) -> None:

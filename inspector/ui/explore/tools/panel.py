@@ -17,9 +17,23 @@ from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.explore.catalog.panel import CatalogPanel
 from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.explore.common.panel_tasks import live_connection
+from inspector.ui.explore.common.task_book import TaskBook
 from inspector.ui.explore.tools.page import ToolPage
 
-__all__ = ["ToolsPanel"]
+__all__ = ["ToolsPanel", "dropped_entries"]
+
+
+def dropped_entries(connection: Connection, listed: set[str]) -> list[CatalogEntry]:
+    """The tools the client left out of tools/list for an invalid ``x-mcp-header`` annotation (2026-07-28 over
+    HTTP), as entries marked ``unavailable`` with the reason: the list shows them struck through, not hidden."""
+    entries: list[CatalogEntry] = []
+    for gone in connection.dropped_tools:
+        if gone.name is None or gone.name in listed:
+            continue
+        for entry in parse_tools([gone.tool]):
+            entry.unavailable = "dropped by the client: invalid x-mcp-header annotation: " + "; ".join(gone.problems)
+            entries.append(entry)
+    return entries
 
 
 class ToolsPanel(CatalogPanel[ToolPage]):
@@ -34,25 +48,32 @@ class ToolsPanel(CatalogPanel[ToolPage]):
         *,
         server_key: str,
         history_dir: Path | None = None,
+        task_book: TaskBook | None = None,
     ) -> None:
         self.history = ArgumentHistory(server_key, history_dir)
+        self.task_book = task_book
+        """Where "Run as task" calls go (the Explore area's, which its Tasks panel lists); None: no toggle."""
         self.result_split = SplitMemory()
         """The form/result split the user dragged on any tool's page (the connection tab saves it)."""
         super().__init__(controller, parent)
 
     async def fetch(self, connection: Connection) -> list[CatalogEntry]:
         result = await connection.list_tools()
-        return parse_tools(result.get("tools") if isinstance(result, dict) else None)
+        entries = parse_tools(result.get("tools") if isinstance(result, dict) else None)
+        return entries + dropped_entries(connection, {entry.name for entry in entries})
 
     def make_page(self, entry: CatalogEntry) -> ToolPage:
-        return ToolPage(
+        page = ToolPage(
             entry,
             self.history,
             self._call_context,
             self.stack,
             explain_url_required=lambda: self.controller.settings.explain_url_required,
             split=self.result_split,
+            task_book=self.task_book,
         )
+        page.relisted.connect(lambda: self.refresh("manual"))
+        return page
 
     def gate_page(self, page: ToolPage) -> None:
         page.set_unavailable(self.gate)

@@ -1,6 +1,10 @@
 """The Utilities panel: Ping with round-trip time and a short history, the logging level (``logging/setLevel``),
 and the server log of ``notifications/message``.
 
+2026-07-28 has neither ping nor logging/setLevel: there Ping measures a ``server/discover`` round trip and the
+level selector sets the level every request asks for in its ``_meta`` (the engine's ``set_logging_level``); the
+tooltips and the status line say so (``gating.era_note``).
+
 Reconnect-aware: the widgets are re-gated on every state change, and a level the user chose is sent again to
 the new session (a server starts every session at its own default level). Log entries are kept across
 reconnects.
@@ -29,10 +33,12 @@ from PySide6.QtWidgets import (
 from inspector.client.errors import ClientError
 from inspector.content.plural import plural
 from inspector.content.utilities import PingHistory, format_rtt, parse_log_message
+from inspector.protocol.envelope import LOG_LEVEL_KEY
 from inspector.protocol.events import NotificationReceived
 from inspector.protocol.methods import LOG_LEVELS
+from inspector.protocol.versions import Era
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
-from inspector.ui.explore.common.gating import method_gap
+from inspector.ui.explore.common.gating import era_note, method_gap
 from inspector.ui.explore.common.panel import ExplorePanel
 from inspector.ui.explore.common.panel_tasks import (
     PanelTasks,
@@ -182,9 +188,9 @@ class UtilitiesPanel(ExplorePanel):
 
     def _apply_gating(self) -> None:
         server = live_server(self.controller)
-        gate(self.ping_button, method_gap(server, "ping"), _PING_TIP)
+        gate(self.ping_button, method_gap(server, "ping"), era_note(server, "ping") or _PING_TIP)
         level_gap = method_gap(server, "logging/setLevel")
-        gate(self.level_combo, level_gap, _LEVEL_TIP)
+        gate(self.level_combo, level_gap, era_note(server, "logging/setLevel") or _LEVEL_TIP)
         if level_gap is not None and server is not None:
             self.level_status.setText(level_gap)
             self.server_log.set_note(
@@ -196,7 +202,7 @@ class UtilitiesPanel(ExplorePanel):
             if server is None:
                 self.level_status.setText("Not connected")
             elif self.applied_level is None:
-                self.level_status.setText("Not set in this session (the server uses its default)")
+                self.level_status.setText(self._unset_status())
 
     # --- ping -----------------------------------------------------------------------------------------------
 
@@ -239,16 +245,37 @@ class UtilitiesPanel(ExplorePanel):
 
     # --- logging --------------------------------------------------------------------------------------------
 
+    def _modern(self) -> bool:
+        server = live_server(self.controller)
+        return server is not None and server.era is Era.MODERN
+
+    def _unset_status(self) -> str:
+        conn = live_connection(self.controller)
+        if conn is not None and conn.era is Era.MODERN:
+            current = conn.session.log_level
+            asked = f"every request asks for {current} in its _meta ({LOG_LEVEL_KEY})" if current else "none asked"
+            return f"Not chosen in this session: {asked}; 2026-07-28 has no logging/setLevel"
+        return "Not set in this session (the server uses its default)"
+
     async def _set_level(self, level: str) -> None:
+        modern = self._modern()
         self.level_status.setText(f"Setting {level}…")
         started = time.perf_counter()
         try:
             await require_connection(self.controller).set_logging_level(level)
         except ClientError as exc:
-            self.level_status.setText(f"logging/setLevel {level} failed: {exc}")
+            what = "the _meta log level" if modern else "logging/setLevel"
+            self.level_status.setText(f"{what} {level} failed: {exc}")
             self.level_status.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
             return
         self.applied_level = level
+        if modern:  # nothing was sent: the level rides in the _meta of the requests from now on
+            self.level_status.setText(
+                f"Level {level} chosen at {_clock()}: every request from now on asks for {level} and above in its "
+                f"_meta ({LOG_LEVEL_KEY}); 2026-07-28 has no logging/setLevel"
+            )
+            self.level_status.setStyleSheet(f"color: {tones(self).ok_fg}; font-size: 11px;")
+            return
         elapsed = format_rtt(time.perf_counter() - started)
         self.level_status.setText(f"Level set to {level} at {_clock()} ({elapsed}); the server sends {level} and above")
         self.level_status.setStyleSheet(f"color: {tones(self).ok_fg}; font-size: 11px;")
