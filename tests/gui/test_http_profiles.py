@@ -3,14 +3,12 @@ and the built-in HTTP demo profile."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from demowire import demo_http
 from guikit import AsyncRunner, MakeWindow
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
@@ -45,35 +43,8 @@ def _files_containing(roots: list[Path], needle: str) -> list[Path]:
 @pytest.fixture
 def demo_http_url() -> Iterator[str]:
     """The demo server over Streamable HTTP on 127.0.0.1 (terminated after the test)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "inspector.demo", "--http", "0"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    drain = threading.Thread(target=process.stderr.read, daemon=True)  # keeps the pipe drained
-    try:
-        url = ""
-        for line in process.stderr:
-            if line.startswith("listening on "):
-                url = line.removeprefix("listening on ").strip()
-                break
-        assert url.startswith("http://127.0.0.1:"), "the demo server did not report its URL"
-        drain.start()
+    with demo_http() as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if drain.is_alive():
-            drain.join(5)
-        if not drain.is_alive():
-            process.stderr.close()  # or the GC closes it, with a ResourceWarning
 
 
 def test_dialog_enables_http_fields_and_keeps_secrets_off_disk(

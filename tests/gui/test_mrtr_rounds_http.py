@@ -3,12 +3,10 @@ window tab, ``ask_twice`` answered through the dialogs, each round named, the ro
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 
 import pytest
+from demowire import demo_http
 from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
@@ -26,35 +24,8 @@ from inspector.ui.viewers import ResultState
 @pytest.fixture
 def demo_both_url() -> Iterator[str]:
     """The demo over Streamable HTTP, both eras, on 127.0.0.1 (a free port; terminated after the test)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "inspector.demo", "--http", "0", "--era", "both"],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert process.stderr is not None
-    drain = threading.Thread(target=process.stderr.read, daemon=True)
-    try:
-        url = ""
-        for line in process.stderr:
-            if line.startswith("listening on "):
-                url = line.removeprefix("listening on ").strip()
-                break
-        assert url.startswith("http://127.0.0.1:"), "the demo server did not report its URL"
-        drain.start()
+    with demo_http("--era", "both") as url:
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if drain.is_alive():
-            drain.join(5)
-        if not drain.is_alive():
-            process.stderr.close()
 
 
 def test_ask_twice_over_http_names_each_round_and_the_log_groups_them(

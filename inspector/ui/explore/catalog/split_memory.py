@@ -8,10 +8,14 @@ fits its own split (the form takes what it needs, the result the rest).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QByteArray
-from PySide6.QtWidgets import QSplitter
+from collections.abc import Callable
 
-__all__ = ["SplitMemory"]
+from PySide6.QtCore import QByteArray
+from PySide6.QtWidgets import QSplitter, QWidget
+
+from inspector.ui.explore.common.support import alive
+
+__all__ = ["SplitMemory", "fit_split"]
 
 
 class SplitMemory:
@@ -34,6 +38,11 @@ class SplitMemory:
         """Give ``splitter`` the remembered sizes; False when there are none (the page fits its own)."""
         return self._state is not None and splitter.restoreState(self._state)
 
+    def apply_or_fit(self, page: QWidget, splitter: QSplitter, fit: Callable[[], None]) -> None:
+        """On a visible, live ``page``: the remembered split, else ``fit()`` (the page's own)."""
+        if alive(page) and page.isVisible() and not self.apply(splitter):
+            fit()
+
     # -- QSplitter-like persistence (the connection tab's saved layout) --------------------------------------
 
     def saveState(self) -> QByteArray:
@@ -42,3 +51,13 @@ class SplitMemory:
     def restoreState(self, state: QByteArray) -> bool:
         self._state = QByteArray(state) if not state.isEmpty() else None
         return True
+
+
+def fit_split(splitter: QSplitter, wanted: int, share: float, minimum: int) -> None:
+    """The first pane (the inputs) gets ``wanted`` pixels, at most ``share`` of the splitter and at least
+    ``minimum``; the second (the result) the rest."""
+    total = sum(splitter.sizes())
+    if total <= 0:
+        return
+    top = max(min(wanted, int(total * share)), minimum)
+    splitter.setSizes([top, max(0, total - top)])

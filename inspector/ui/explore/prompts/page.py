@@ -39,7 +39,7 @@ from inspector.client.rounds import RoundNote, watching_rounds
 from inspector.content.catalog import CatalogEntry, PromptArgument
 from inspector.content.plural import noun, plural
 from inspector.content.text import format_duration
-from inspector.ui.explore.catalog.split_memory import SplitMemory
+from inspector.ui.explore.catalog.split_memory import SplitMemory, fit_split
 from inspector.ui.explore.common.gating import set_gated
 from inspector.ui.explore.common.panel_tasks import PanelTasks
 from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
@@ -198,17 +198,11 @@ class PromptPage(EntryPage):
 
     def fit_split(self) -> None:
         """The form takes what it needs (at most ``MAX_FORM_SHARE`` of the page), the transcript the rest."""
-        total = sum(self.splitter.sizes())
-        if total <= 0:
-            return
-        top = min(self.fitting_height(), int(total * self.MAX_FORM_SHARE))
-        top = max(top, self.inputs_box.minimumSizeHint().height())
-        self.splitter.setSizes([top, max(0, total - top)])
+        fit_split(self.splitter, self.fitting_height(), self.MAX_FORM_SHARE, self.inputs_box.minimumSizeHint().height())
 
     def _apply_split(self) -> None:
         """The split the user chose (on any prompt's page), else the fitted one."""
-        if alive(self) and self.isVisible() and not self.split_memory.apply(self.splitter):
-            self.fit_split()
+        self.split_memory.apply_or_fit(self, self.splitter, self.fit_split)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)

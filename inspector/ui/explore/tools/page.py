@@ -41,7 +41,7 @@ from inspector.schema import FieldError
 from inspector.store.history import ArgumentHistory, HistoryEntry
 from inspector.ui.connection.controller import UrlRequiredExplainer
 from inspector.ui.explore.catalog.model import HistoryModel
-from inspector.ui.explore.catalog.split_memory import SplitMemory
+from inspector.ui.explore.catalog.split_memory import SplitMemory, fit_split
 from inspector.ui.explore.common.gating import set_gated
 from inspector.ui.explore.common.panel_tasks import PanelTasks
 from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
@@ -631,18 +631,12 @@ class ToolPage(EntryPage):
     def fit_split(self) -> None:
         """The form takes what it needs (at most ``MAX_FORM_SHARE`` of the page once there is a result), the
         result the rest."""
-        total = sum(self.splitter.sizes())
-        if total <= 0:
-            return
         share = self.MAX_FORM_SHARE if self._result_view is not None else self.MAX_FORM_SHARE_BEFORE_RUN
-        top = min(self.fitting_height(), int(total * share))
-        top = max(top, self.inputs_box.minimumSizeHint().height())
-        self.splitter.setSizes([top, max(0, total - top)])
+        fit_split(self.splitter, self.fitting_height(), share, self.inputs_box.minimumSizeHint().height())
 
     def _apply_split(self) -> None:
         """The split the user chose (on any page of the panel), else the fitted one."""
-        if alive(self) and self.isVisible() and not self.split_memory.apply(self.splitter):
-            self.fit_split()
+        self.split_memory.apply_or_fit(self, self.splitter, self.fit_split)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
