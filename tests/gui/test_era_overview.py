@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 import pytest
 from guikit import AsyncRunner, MakeWindow, connect_tab, wire_rows
+from pixels import colours_in, distance
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
@@ -255,19 +255,6 @@ def test_choice_of_reason_reads_what_the_engine_recorded(qtbot: QtBot) -> None:
     assert not panel.era_section.refresh_button.isEnabled()
 
 
-def _colours_in(image: QImage, rect: QRect) -> Counter[int]:
-    counts: Counter[int] = Counter()
-    for y in range(max(0, rect.top()), min(image.height(), rect.bottom() + 1)):
-        for x in range(max(0, rect.left()), min(image.width(), rect.right() + 1)):
-            counts[image.pixel(x, y) & 0xFFFFFF] += 1
-    return counts
-
-
-def _distance(rgb: int, colour: QColor) -> int:
-    return max(abs(((rgb >> 16) & 255) - colour.red()), abs(((rgb >> 8) & 255) - colour.green()),
-               abs((rgb & 255) - colour.blue()))  # fmt: skip
-
-
 def test_screenshot_of_the_era_overview(
     make_window: MakeWindow, qasync_loop: AsyncRunner, store: ProfileStore, qtbot: QtBot, tmp_path: Path
 ) -> None:
@@ -287,18 +274,18 @@ def test_screenshot_of_the_era_overview(
     assert shot.save(str(path))
     image = QImage(str(path))
     scale = shot.devicePixelRatio()
-    assert len(_colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
+    assert len(colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
 
     label = section.era_label
     top_left = label.mapTo(overview, QPoint(0, 0))
     rect = QRect(round(top_left.x() * scale), round(top_left.y() * scale),
                  round(label.width() * scale), round(label.height() * scale))  # fmt: skip
-    colours = _colours_in(image, rect)
+    colours = colours_in(image, rect)
     pill = QColor(tones(label).info_bg)
-    near = sum(count for rgb, count in colours.items() if _distance(rgb, pill) <= 6)
+    near = sum(count for rgb, count in colours.items() if distance(rgb, pill) <= 6)
     assert near > colours.total() * 0.4, "the era label is not drawn as an info pill"
     text = QColor(tones(label).info_fg)
-    assert any(_distance(rgb, text) <= 40 for rgb in colours), "the era label's text is not in the info colour"
+    assert any(distance(rgb, text) <= 40 for rgb in colours), "the era label's text is not in the info colour"
     # the words drawn are the ones the widgets hold
     assert label.text() == "2026-07-28 (server/discover)"
     assert section.why_label.text().startswith("Automatic: server/discover answered with 2026-07-28")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import pytest
 from guikit import fill_mixed, first_item, notification, shown_seqs, wait_settled
+from pixels import colours_in, distance, nearest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtTest import QTest
@@ -190,27 +190,6 @@ def test_set_recording_swaps_the_log(qtbot: QtBot, log_panel: LogPanel, tmp_path
     other.close()
 
 
-def _rgb(pixel: int) -> tuple[int, int, int]:
-    return (pixel >> 16) & 0xFF, (pixel >> 8) & 0xFF, pixel & 0xFF
-
-
-def _colours_in(image: QImage, rect: QRect) -> Counter[tuple[int, int, int]]:
-    rect = rect.intersected(image.rect())
-    return Counter(
-        _rgb(image.pixel(x, y))
-        for y in range(rect.top(), rect.bottom() + 1)
-        for x in range(rect.left(), rect.right() + 1)
-    )
-
-
-def _distance(a: tuple[int, int, int], colour: QColor) -> int:
-    return max(abs(a[0] - colour.red()), abs(a[1] - colour.green()), abs(a[2] - colour.blue()))
-
-
-def _nearest(colours: Counter[tuple[int, int, int]], colour: QColor) -> int:
-    return min(_distance(found, colour) for found in colours)
-
-
 def test_screenshot(qtbot: QtBot, log_panel: LogPanel, log_mixed: Mixed, tmp_path: Path) -> None:
     """What the panel draws: the selected row in the highlight with its text in the highlighted-text colour, its
     partner request tinted, each kind in its own colour, the diagnostics badge red, the detail pane filled."""
@@ -225,7 +204,7 @@ def test_screenshot(qtbot: QtBot, log_panel: LogPanel, log_mixed: Mixed, tmp_pat
     image = QImage(str(path))
     scale = log_panel.grab().devicePixelRatio()
     assert (image.width(), image.height()) == (round(log_panel.width() * scale), round(log_panel.height() * scale))
-    assert len(_colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
+    assert len(colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
 
     model, view = log_panel.model, log_panel.view
     viewport = view.viewport()
@@ -250,19 +229,19 @@ def test_screenshot(qtbot: QtBot, log_panel: LogPanel, log_mixed: Mixed, tmp_pat
     highlight = palette.color(group, QPalette.ColorRole.Highlight)
     highlighted_text = palette.color(group, QPalette.ColorRole.HighlightedText)
 
-    selected = _colours_in(image, cell("list_resp"))
+    selected = colours_in(image, cell("list_resp"))
     dominant, count = selected.most_common(1)[0]
-    assert _distance(dominant, highlight) <= 2 and count > selected.total() * 0.6, "the selected row is not highlighted"
-    method = _colours_in(image, cell("list_resp", Column.METHOD))
-    assert _nearest(method, highlighted_text) <= 8, "the selected row's text is not in the highlighted-text colour"
-    assert _nearest(selected, QColor(SEVERITY_COLOURS["violation"])) <= 24, "no red diagnostics badge"
+    assert distance(dominant, highlight) <= 2 and count > selected.total() * 0.6, "the selected row is not highlighted"
+    method = colours_in(image, cell("list_resp", Column.METHOD))
+    assert nearest(method, highlighted_text) <= 8, "the selected row's text is not in the highlighted-text colour"
+    assert nearest(selected, QColor(SEVERITY_COLOURS["violation"])) <= 24, "no red diagnostics badge"
 
     # The partner request's row: its background (a row of the same parity) tinted toward the highlight.
     partner_row, plain_row = model.row_of(seqs["list"]), model.row_of(seqs["init_resp"])
     assert partner_row is not None and plain_row is not None and (partner_row - plain_row) % 2 == 0
-    partner = _colours_in(image, cell("list")).most_common(1)[0][0]
-    plain = _colours_in(image, cell("init_resp")).most_common(1)[0][0]
-    assert _distance(plain, base) <= 16, "a plain row is not drawn on the base colour"
+    partner = colours_in(image, cell("list")).most_common(1)[0][0]
+    plain = colours_in(image, cell("init_resp")).most_common(1)[0][0]
+    assert distance(plain, base) <= 16, "a plain row is not drawn on the base colour"
     shares = [
         (tinted - under) / (toward - under)
         for tinted, under, toward in zip(partner, plain, highlight.getRgb()[:3], strict=True)
@@ -274,10 +253,10 @@ def test_screenshot(qtbot: QtBot, log_panel: LogPanel, log_mixed: Mixed, tmp_pat
     colours = kind_colours(is_dark())
     kinds = {"read_err": "error", "call": "request", "call_resp": "response", "log": "notification"}
     for name, kind in kinds.items():
-        drawn = _colours_in(image, cell(name, Column.KIND))
-        assert _nearest(drawn, colours[kind]) <= 24, f"{name}: its kind is not drawn in the {kind} colour"
+        drawn = colours_in(image, cell(name, Column.KIND))
+        assert nearest(drawn, colours[kind]) <= 24, f"{name}: its kind is not drawn in the {kind} colour"
         for other in set(kinds.values()) - {kind}:
-            assert _nearest(drawn, colours[other]) > 24, f"{name}: drawn in the {other} colour"
+            assert nearest(drawn, colours[other]) > 24, f"{name}: drawn in the {other} colour"
 
     detail = log_panel.detail
     corner = detail.mapTo(log_panel, detail.rect().topLeft())
@@ -287,7 +266,7 @@ def test_screenshot(qtbot: QtBot, log_panel: LogPanel, log_mixed: Mixed, tmp_pat
         round(detail.width() * scale),
         round(detail.height() * scale),
     )
-    assert len(_colours_in(image, below)) > 20, "the detail pane is empty"
+    assert len(colours_in(image, below)) > 20, "the detail pane is empty"
 
 
 def test_many_rows_are_fine(qtbot: QtBot, log_recording: Recording) -> None:

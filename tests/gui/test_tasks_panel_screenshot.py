@@ -5,10 +5,10 @@ result view below (the same view a direct call uses)."""
 from __future__ import annotations
 
 import sys
-from collections import Counter
 from pathlib import Path
 
 from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page
+from pixels import colours_in, distance, nearest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QImage, QPalette
 from pytestqt.qtbot import QtBot
@@ -21,27 +21,6 @@ from inspector.ui.viewers import ResultState
 
 GREEN = QColor("#2e7d32")
 AMBER = QColor("#8a6d00")
-
-
-def _rgb(pixel: int) -> tuple[int, int, int]:
-    return (pixel >> 16) & 0xFF, (pixel >> 8) & 0xFF, pixel & 0xFF
-
-
-def _colours_in(image: QImage, rect: QRect) -> Counter[tuple[int, int, int]]:
-    rect = rect.intersected(image.rect())
-    return Counter(
-        _rgb(image.pixel(x, y))
-        for y in range(rect.top(), rect.bottom() + 1)
-        for x in range(rect.left(), rect.right() + 1)
-    )
-
-
-def _distance(a: tuple[int, int, int], colour: QColor) -> int:
-    return max(abs(a[0] - colour.red()), abs(a[1] - colour.green()), abs(a[2] - colour.blue()))
-
-
-def _nearest(colours: Counter[tuple[int, int, int]], colour: QColor) -> int:
-    return min(_distance(found, colour) for found in colours)
 
 
 def test_screenshot(
@@ -85,7 +64,7 @@ def test_screenshot(
     image = QImage(str(path))
     scale = shot.devicePixelRatio()
     assert (image.width(), image.height()) == (round(panel.width() * scale), round(panel.height() * scale))
-    assert len(_colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
+    assert len(colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
 
     view, model = panel.table, panel.model
     viewport = view.viewport()
@@ -114,23 +93,23 @@ def test_screenshot(
         )
 
     # each task's status in its colour; the selected (completed) row in the highlight
-    assert _nearest(_colours_in(image, cell(1, "Status")), AMBER) <= 40, "the cancelled status is not amber"
+    assert nearest(colours_in(image, cell(1, "Status")), AMBER) <= 40, "the cancelled status is not amber"
     palette = view.palette()
     group = QPalette.ColorGroup.Active if view.isActiveWindow() else QPalette.ColorGroup.Inactive
     highlight = palette.color(group, QPalette.ColorRole.Highlight)
-    selected = _colours_in(image, cell(0, "Tool"))
+    selected = colours_in(image, cell(0, "Tool"))
     dominant, count = selected.most_common(1)[0]
-    assert _distance(dominant, highlight) <= 2 and count > selected.total() * 0.5, "the selected row is not highlighted"
-    unselected = _colours_in(image, cell(1, "Tool"))
-    assert _distance(unselected.most_common(1)[0][0], highlight) > 20, "the other row is highlighted too"
+    assert distance(dominant, highlight) <= 2 and count > selected.total() * 0.5, "the selected row is not highlighted"
+    unselected = colours_in(image, cell(1, "Tool"))
+    assert distance(unselected.most_common(1)[0][0], highlight) > 20, "the other row is highlighted too"
     assert model.index(0, COLUMNS.index("Status")).data() == "completed"
     assert model.index(0, COLUMNS.index("Status")).data(Qt.ItemDataRole.ForegroundRole) == GREEN
     # the result view below: the content of the completed task, drawn (not blank)
     content = panel.result_view.content_view
     assert content is not None and content.isVisible()
-    assert len(_colours_in(image, widget_rect(content))) > 10, "the result's content is not drawn"
+    assert len(colours_in(image, widget_rect(content))) > 10, "the result's content is not drawn"
     assert panel.result_view.result is not None
     assert panel.result_view.result["content"][0]["text"] == "Finished 2 steps in about 0.4s"
     updates = widget_rect(panel.updates_list)
-    assert len(_colours_in(image, updates)) > 10, "the updates list is empty"
+    assert len(colours_in(image, updates)) > 10, "the updates list is empty"
     assert panel.updates_list.count() >= 2
