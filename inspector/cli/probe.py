@@ -27,7 +27,7 @@ from typing import Any, Final
 from inspector.cli.args import CliOptions
 from inspector.cli.errors import CliFailure
 from inspector.cli.failures import connect_timed_out
-from inspector.cli.output import Reporter
+from inspector.cli.output import Reporter, explain_failure
 from inspector.cli.probe_report import ProbeReport, Step
 from inspector.cli.run import connection_for, failure_from
 from inspector.client.connection import Connection, ServerInfo
@@ -461,7 +461,8 @@ async def run_probe(opts: CliOptions, target: str, reporter: Reporter, transport
         except ClientError as exc:
             failure = failure_from(exc, conn)
         if failure is not None:
-            initialize.fail(failure.message)
+            # a server that refused the opening request: its code and what it means (-32022 on server/discover)
+            initialize.fail(failure.message, failure.code, explain_failure(failure))
             report.failure_exit_code = int(failure.exit_code)
         initialize.duration = time.monotonic() - started
         prober._take_diagnostics(initialize)

@@ -9,6 +9,7 @@ content. ``rules_for(version)`` is the one place that picks them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -82,16 +83,31 @@ class EraRules:
     def after_opening(self, s: ClientSession) -> None:
         """What the client sends once the session is usable."""
 
-    def envelope(self, s: ClientSession, method: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
-        """The params as sent: what every request carries besides its own params."""
+    def envelope(
+        self,
+        s: ClientSession,
+        method: str,
+        params: dict[str, Any] | None,
+        extensions: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
+        """The params as sent: what every request carries besides its own params (``extensions``: the extra
+        extensions its logical request declares, ``envelope.declared_extensions``; None: the current context's)."""
         return params
 
     def headers(self, s: ClientSession, method: str, params: dict[str, Any] | None) -> dict[str, str]:
         """Per-message HTTP headers (none in the handshake era)."""
         return {}
 
-    def observe_result(self, s: ClientSession, method: str, result: Any, diags: list[Diagnostic]) -> Any:
-        """Look at the result of our ``method`` request before it is delivered; return what is delivered."""
+    def observe_result(
+        self,
+        s: ClientSession,
+        method: str,
+        result: Any,
+        diags: list[Diagnostic],
+        params: dict[str, Any] | None = None,
+    ) -> Any:
+        """Look at the result of our ``method`` request (sent with ``params``, before the envelope) before it
+        is delivered; return what is delivered."""
         return result
 
 
@@ -150,17 +166,27 @@ class DiscoverRules(EraRules):
         self.dropped_tools: dict[str, mcp_headers.ToolDropped] = {}
         """Tool name -> why it was left out of the tools/list results seen so far (a later listing of the same
         name that is valid takes it out again), so the window can show what it dropped."""
+        self._listings: dict[str, _ListingPage] = {}
+        """Paginated tools/list listings under way: the ``nextCursor`` their next page is asked with -> what
+        the listing's pages so far held (see :meth:`_observe_tools`)."""
 
     def opening_params(self, s: ClientSession) -> dict[str, Any] | None:
         return self.envelope(s, self.opening_method, None)
 
-    def envelope(self, s: ClientSession, method: str, params: dict[str, Any] | None) -> dict[str, Any] | None:
+    def envelope(
+        self,
+        s: ClientSession,
+        method: str,
+        params: dict[str, Any] | None,
+        extensions: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
         return enveloped(
             params,
             protocol_version=s.offered_version,
             capabilities=s.client_capabilities,
             client_info=s.client_info,
             log_level=s.log_level,
+            extensions=extensions,
         )
 
     def headers(self, s: ClientSession, method: str, params: dict[str, Any] | None) -> dict[str, str]:
@@ -182,7 +208,14 @@ class DiscoverRules(EraRules):
             )
         return _opening_fields(result, meta_of(result).get(SERVER_INFO_KEY), s.offered_version)
 
-    def observe_result(self, s: ClientSession, method: str, result: Any, diags: list[Diagnostic]) -> Any:
+    def observe_result(
+        self,
+        s: ClientSession,
+        method: str,
+        result: Any,
+        diags: list[Diagnostic],
+        params: dict[str, Any] | None = None,
+    ) -> Any:
         info = meta_of(result).get(SERVER_INFO_KEY)
         if isinstance(info, dict) and info != s.server_info:
             s.server_info = info
@@ -192,27 +225,86 @@ class DiscoverRules(EraRules):
             and isinstance(result, dict)
             and isinstance(result.get("tools"), list)
         ):
-            return self._observe_tools(result, diags)
+            return self._observe_tools(result, diags, params)
         return result
 
-    def _observe_tools(self, result: dict[str, Any], diags: list[Diagnostic]) -> dict[str, Any]:
+    def _observe_tools(
+        self, result: dict[str, Any], diags: list[Diagnostic], params: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """One tools/list page: every tool it holds gets its annotations (or its drop) from this page alone,
+        whatever an earlier listing said. A complete listing (its first page asked without a cursor, each next
+        page with the previous page's ``nextCursor``, the last without one) then replaces everything: the tools
+        none of its pages held are forgotten, dropped ones too. A page of no listing followed from its start
+        (asked with another cursor) only updates the tools it holds: tools on pages not seen keep theirs."""
         from inspector.protocol import mcp_headers
 
         kept, dropped = mcp_headers.filter_tools(result["tools"])
-        self.tool_headers.update(mcp_headers.header_params_by_tool(kept))
+        found = mcp_headers.header_params_by_tool(kept)
+        listed = _ListingPage()
         for tool in kept:
-            if isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                self.dropped_tools.pop(tool["name"], None)
+            name = tool.get("name") if isinstance(tool, dict) else None
+            if isinstance(name, str) and name not in listed.names:  # the first of a name wins
+                listed.names.add(name)
+                if name in found:
+                    listed.headers[name] = found[name]
         for gone in dropped:
-            if gone.name is not None:
-                self.tool_headers.pop(gone.name, None)
-                self.dropped_tools[gone.name] = gone
+            if gone.name is not None and gone.name not in listed.names:
+                listed.names.add(gone.name)
+                listed.dropped[gone.name] = gone
             diags.append(
                 Diagnostic(DiagnosticCode.SCHEMA, gone.message, Severity.VIOLATION, f"$.result.tools[{gone.index}]")
             )
+        for name in listed.names:
+            self.tool_headers.pop(name, None)  # re-listed without annotations: no Mcp-Param-* any more
+            self.dropped_tools.pop(name, None)
+        self.tool_headers.update(listed.headers)
+        self.dropped_tools.update(listed.dropped)
+        self._follow_listing(params, result.get("nextCursor"), listed)
         if not dropped:
             return result
         return {**result, "tools": kept}
+
+    _LISTINGS_KEPT: Final = 8
+    """Listings under way followed at once (abandoned ones are forgotten oldest first)."""
+
+    def _follow_listing(self, params: dict[str, Any] | None, next_cursor: Any, page: _ListingPage) -> None:
+        cursor = params.get("cursor") if isinstance(params, dict) else None
+        if cursor is None:
+            listing = _ListingPage()  # a first page: a new listing
+        else:
+            found = self._listings.pop(cursor, None) if isinstance(cursor, str) else None
+            if found is None:
+                return  # a page of no listing followed from its start: it cannot say what is gone
+            listing = found
+        listing.add(page)
+        if isinstance(next_cursor, str):
+            self._listings[next_cursor] = listing
+            while len(self._listings) > self._LISTINGS_KEPT:
+                del self._listings[next(iter(self._listings))]
+            return
+        # complete: what its pages held is all there is (a listing that ends later than another wins)
+        self.tool_headers.clear()
+        self.tool_headers.update(listing.headers)
+        self.dropped_tools.clear()
+        self.dropped_tools.update(listing.dropped)
+
+
+@dataclass(slots=True)
+class _ListingPage:
+    """The tools of one tools/list page, or of the pages of one listing so far."""
+
+    names: set[str] = field(default_factory=set)
+    headers: dict[str, mcp_headers.HeaderParams] = field(default_factory=dict)
+    """Valid tools that mirror at least one argument."""
+    dropped: dict[str, mcp_headers.ToolDropped] = field(default_factory=dict)
+
+    def add(self, page: _ListingPage) -> None:
+        for name in page.names - self.names:  # a name listed on an earlier page keeps that page's entry
+            if name in page.headers:
+                self.headers[name] = page.headers[name]
+            if name in page.dropped:
+                self.dropped[name] = page.dropped[name]
+        self.names |= page.names
 
 
 def rules_for(version: str) -> EraRules:

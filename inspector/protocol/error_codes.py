@@ -9,10 +9,12 @@ required (2025-11-25). The sentence may quote what the server sent; the caller e
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any, Final
 
 from inspector.protocol.jsonrpc import (
+    ERROR_NAMES,
     HEADER_MISMATCH,
     INVALID_PARAMS,
     MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -22,9 +24,13 @@ from inspector.protocol.jsonrpc import (
 )
 
 __all__ = [
+    "error_heading",
+    "error_line",
     "explain_error",
+    "explanation_lines",
     "is_resource_not_found",
     "not_found_uri",
+    "relisting_helps",
     "required_capabilities",
     "unsupported_versions",
 ]
@@ -134,3 +140,56 @@ def explain_error(code: object, message: object, data: Any, method: str | None) 
     if _is_code(code, URL_ELICITATION_REQUIRED):
         return _url_elicitation(data)
     return None
+
+
+_MAX_DATA: Final = 300
+
+
+def error_heading(code: object) -> str:
+    """``JSON-RPC error -32020 · Header mismatch``: the title every view of a server's error shows."""
+    if not isinstance(code, int) or isinstance(code, bool):
+        return "JSON-RPC error (no code)"
+    name = ERROR_NAMES.get(code, "Server error" if -32099 <= code <= -32000 else "Application error")
+    return f"JSON-RPC error {code} · {name}"
+
+
+def _data_text(data: Any) -> str:
+    try:
+        text = json.dumps(data, ensure_ascii=False, sort_keys=True, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        text = repr(data)
+    return text if len(text) <= _MAX_DATA else text[: _MAX_DATA - 1] + "…"
+
+
+def explanation_lines(
+    code: object, message: object, data: Any, method: str | None, *, with_data: bool = True
+) -> list[str]:
+    """The lines a view adds under a server's error: ``What it means: ...`` for the codes with an MCP meaning
+    (read from ``data``), then ``data: {...}`` (shortened)
+    unless the view shows the data itself. Plain text: the caller escapes it for display."""
+    lines: list[str] = []
+    meaning = explain_error(code, message, data, method)
+    if meaning is not None:
+        lines.append("What it means: " + meaning[:1].upper() + meaning[1:] + ".")
+    if with_data and data is not None:
+        lines.append("data: " + _data_text(data))
+    return lines
+
+
+def relisting_helps(code: object, method: str | None) -> bool:
+    """A ``-32020`` HeaderMismatch on ``tools/call``: listing the tools again (their ``x-mcp-header``
+    annotations may have changed) and retrying can fix it. Elsewhere the mirrored headers come from the
+    request alone (``Mcp-Method``, ``Mcp-Name``, ``MCP-Protocol-Version``), so re-listing changes nothing."""
+    return _is_code(code, HEADER_MISMATCH) and method == "tools/call"
+
+
+def error_line(code: object, message: object, data: Any, method: str | None) -> str:
+    """One line for a server's error where a view has room for one (a status line, a history row):
+    ``error -32021 (Missing required client capability): <message> — <what it means>``."""
+    label = f"error {code}" if isinstance(code, int) and not isinstance(code, bool) else "error"
+    name = ERROR_NAMES.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
+    text = f"{label} ({name})" if name else label
+    if isinstance(message, str) and message:
+        text += f": {_short(message)}"
+    meaning = explain_error(code, message, data, method)
+    return text + (f" — {meaning}" if meaning is not None else "")

@@ -33,6 +33,7 @@ from typing import Any
 from inspector.protocol import jsonrpc, mrtr
 from inspector.protocol.capabilities import has_capability, server_capability_for
 from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
+from inspector.protocol.envelope import declared_extensions
 from inspector.protocol.eras import EraRules, rules_for
 from inspector.protocol.events import (
     Event,
@@ -222,7 +223,10 @@ class ClientSession:
         opening: bool = False,
         origin: RequestId | None = None,
         round_: int = 1,
+        extensions: dict[str, Any] | None = None,
     ) -> RequestId:
+        """``extensions``: what a later round carries over from its logical request (None: a first send, which
+        declares those of the current context, ``declaring_extensions``)."""
         rid = next(self._ids)
         while rid in self._requests:
             rid = next(self._ids)
@@ -234,7 +238,8 @@ class ClientSession:
             meta = dict(params.get("_meta") or {})
             meta["progressToken"] = token
             params["_meta"] = meta
-        params = self.rules.opening_params(self) if opening else self.rules.envelope(self, method, params)
+        declared = declared_extensions() if extensions is None else extensions
+        params = self.rules.opening_params(self) if opening else self.rules.envelope(self, method, params, declared)
         raw = jsonrpc.request_frame(rid, method, params)
         now = self._clock()
         t = timeouts or self._default_timeouts
@@ -250,6 +255,7 @@ class ClientSession:
             params=given,
             origin=rid if origin is None else origin,
             round=round_,
+            extensions=declared,
         )
         self._requests.add(pending)
         wire = WireMessage(Direction.OUT, raw, Kind.REQUEST, method, rid, forced=forced)
@@ -501,7 +507,7 @@ class ClientSession:
                 diags = self._validation.validate_task_handle(self.protocol_version, msg.result)
             else:
                 diags = self._validation.validate_server_result(pending.method, self.protocol_version, msg.result)
-        result = self.rules.observe_result(self, pending.method, msg.result, diags)
+        result = self.rules.observe_result(self, pending.method, msg.result, diags, pending.params)
         ctx.wire.diagnostics.extend(diags)
         if self.is_opening(pending.id):
             self._on_opening_result(result, ctx)
@@ -528,7 +534,7 @@ class ClientSession:
         params = mrtr.retry_params(p.params, responses, interim.required)
         return self._queue_request(
             p.method, params, forced=p.forced, progress=p.progress_token is not None, timeouts=p.timeouts,
-            origin=p.origin, round_=p.round + 1,
+            origin=p.origin, round_=p.round + 1, extensions=p.extensions,
         )  # fmt: skip
 
     def waiting_for_input(self, request_id: RequestId) -> bool:

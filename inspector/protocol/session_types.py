@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
@@ -69,6 +69,9 @@ class PendingRequest:
     origin: RequestId | None = None
     """The id of the first round of the logical request this one belongs to (itself, if it is the first)."""
     round: int = 1
+    extensions: dict[str, Any] = field(default_factory=dict)
+    """The extra extensions the logical request declares (``envelope.declaring_extensions`` where it was first
+    sent): each later round declares the same, whichever asyncio task sends it."""
 
     def next_deadline(self) -> float | None:
         candidates = [d for d in (self.deadline, self.hard_deadline) if d is not None]

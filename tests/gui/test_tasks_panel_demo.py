@@ -161,7 +161,7 @@ def test_legacy_input_request_is_answered_in_the_elicitation_dialog(
     dialog: ElicitationDialog = wait_dialog(qasync_loop, handlers, ElicitationDialog)
     record = tab.explore.tasks.book.records[0]
     qasync_loop.wait_until(lambda: record.status == "input_required", timeout=10)
-    assert _cell(tab, record, "Status") == "input required"
+    assert _cell(tab, record, "Status") == "input required · waiting for you"  # the window follows this task
     assert dialog.form is not None
     dialog.form.set_value({"approve": True, "note": "go"})
     assert dialog.accept_request()

@@ -115,6 +115,9 @@ class Cells:
     summary: str
     display: tuple[str, ...] = ()
     """The texts of the table's columns (filled by the model)."""
+    round: int | None = None
+    """The round of the multi-round-trip request (2026-07-28) this request or response belongs to (1, 2, ...);
+    None for every other row (filled by the row source, only when the recording has such requests)."""
 
     @classmethod
     def make(

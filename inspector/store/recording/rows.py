@@ -26,6 +26,7 @@ from typing import Final, Protocol
 from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import SCHEMA_VERSION, RecordFilter, Recording, RecordRow
 from inspector.store.recording.cells import PREVIEW_BYTES, Cells, worst_severity
+from inspector.store.recording.query import LogicalRequest, RecordQuery
 
 __all__ = [
     "PREVIEW_BYTES",
@@ -55,6 +56,24 @@ _CELL_COLUMNS: Final = (
 )
 
 
+_ROUND_KINDS: Final = frozenset((Kind.REQUEST.value, Kind.RESPONSE.value, Kind.ERROR.value, Kind.INVALID.value))
+_ROUND_IDS: Final = (
+    "SELECT r.seq, r.origin_id, r.origin_type, m.msg_id, m.id_type FROM request_rounds AS r "
+    "JOIN messages AS m ON m.seq = r.seq WHERE r.seq > ? ORDER BY r.seq"
+)
+
+
+def _round_rows(request: LogicalRequest | None) -> dict[int, int]:
+    if request is None or not request.multi_round:
+        return {}
+    out: dict[int, int] = {}
+    for r in request.rounds:
+        out[r.request_seq] = r.round
+        if r.response_seq is not None:
+            out[r.response_seq] = r.round
+    return out
+
+
 class SourceUnavailable(Exception):
     """The recording's file cannot be read directly."""
 
@@ -71,6 +90,8 @@ class RowSource(Protocol):
     def totals(self) -> tuple[int, int]: ...
 
     def record(self, seq: int) -> RecordRow | None: ...
+
+    def round_rows(self, seq: int) -> dict[int, int]: ...
 
     def seq_chunks(self, f: RecordFilter, after: int, upto: int, chunk: int) -> Iterator[array[int]]: ...
 
@@ -142,18 +163,53 @@ class SqlRowSource:
             self._conn.close()
             raise SourceUnavailable(f"unknown recording schema {version}")
         self._conn.execute("PRAGMA cache_size = -8000")
+        self._rounds: RecordQuery | None = None
+        """Reads the multi-round-trip requests, once the file has any (``request_rounds``)."""
+        self._round_ids: set[tuple[str, str]] = set()
+        """(id text, id type) of every round's request recorded so far: only rows with one of these ids are
+        looked up (everything else costs one set lookup)."""
+        self._rounds_seen = 0
+        """The last ``request_rounds`` seq read into ``_round_ids``."""
 
     def close(self) -> None:
         self._conn.close()
 
+    def _refresh_round_ids(self) -> bool:
+        """Bring ``_round_ids`` up to date (one indexed query); whether the file has any multi-round request."""
+        if self._rounds is None:
+            found = self._conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'request_rounds'"
+            ).fetchone()
+            if found is None:
+                return False
+            self._rounds = RecordQuery(self._conn, fts=False, rounds=True)
+        for seq, origin_id, origin_type, msg_id, id_type in self._conn.execute(_ROUND_IDS, (self._rounds_seen,)):
+            self._rounds_seen = max(self._rounds_seen, int(seq))
+            self._round_ids.add((str(origin_id), str(origin_type)))
+            if msg_id is not None and id_type is not None:
+                self._round_ids.add((str(msg_id), str(id_type)))
+        return bool(self._round_ids)
+
     def _cells(self, rows: list[tuple[object, ...]]) -> list[Cells]:
         out: list[Cells] = []
+        rounds = self._refresh_round_ids()
         for r in rows:
             head = r[12]
             if head is None:
                 head = self._blob_head(int(r[0]))  # type: ignore[call-overload]
-            out.append(Cells.make(*r[:12], head))  # type: ignore[arg-type, call-arg]
+            cells = Cells.make(*r[:12], head)  # type: ignore[arg-type, call-arg]
+            if rounds and (str(r[5]), str(r[6])) in self._round_ids and r[3] in _ROUND_KINDS:
+                assert self._rounds is not None
+                cells.round = self._rounds.round_of(cells.seq)
+            out.append(cells)
         return out
+
+    def round_rows(self, seq: int) -> dict[int, int]:
+        """For a row of a multi-round-trip request: the seq -> round of every request and response of it."""
+        if not self._refresh_round_ids():
+            return {}
+        assert self._rounds is not None
+        return _round_rows(self._rounds.logical_request(seq))
 
     def _blob_head(self, seq: int) -> bytes:
         try:
@@ -268,7 +324,14 @@ class PublicRowSource:
 
     def cells_range(self, first_seq: int, count: int) -> list[Cells]:
         rows = self._rec.rows_after(first_seq - 1, None, count, raw_limit=PREVIEW_BYTES)
-        return [Cells.from_row(r) for r in rows]
+        out = [Cells.from_row(r) for r in rows]
+        for cells in out:
+            if cells.kind in _ROUND_KINDS:
+                cells.round = self._rec.round_of(cells.seq)
+        return out
+
+    def round_rows(self, seq: int) -> dict[int, int]:
+        return _round_rows(self._rec.logical_request(seq))
 
     def cells_for(self, seqs: Sequence[int]) -> list[Cells]:
         out: list[Cells] = []

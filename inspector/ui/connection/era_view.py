@@ -3,8 +3,8 @@ and the 2026-07-28 result cache (``ttlMs`` / ``cacheScope``, age, expiry) with "
 
 The cache rows tick once a second while the section shows a 2026-07-28 connection; Refresh asks the server again
 for every cached result (the lists re-listed page by page from the start, reads re-read, ``server/discover`` asked
-again) with ``fresh=True``, so the new answers replace the cached ones (the Explore panels get them when they next
-list).
+again) with ``fresh=True``, so the new answers replace the cached ones. ``cacheRefreshed(methods)`` then names the
+methods asked again (the connection tab has the Explore panels re-list from the fresh cache at once).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any, Final
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -69,6 +69,10 @@ def _refresher(conn: Connection, method: str, params: dict[str, Any]) -> Callabl
 
 class EraSection(QWidget):
     """See the module's docstring. ``show_server`` fills it; ``clear`` stops it (not connected)."""
+
+    cacheRefreshed = Signal(list)
+    """A bypassing refresh asked the server again: the methods (``tools/list``, ...) whose answers are fresh now
+    (emitted after a partial failure too, with the ones that were asked)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -227,10 +231,12 @@ class EraSection(QWidget):
                 wanted[key] = ask
         wanted.setdefault(("server/discover", ""), lambda: conn.discover(fresh=True))
         done: list[str] = []
+        methods: list[str] = []
         try:
             for (method, uri), ask in wanted.items():
                 result = await ask()
                 done.append(f"{method} {uri}".strip())
+                methods.append(method)
                 if method == "server/discover" and isinstance(result, dict):
                     self.result_view.set_value(result)
         except ClientError as exc:
@@ -241,6 +247,8 @@ class EraSection(QWidget):
         finally:
             self.refresh_button.setEnabled(self._live())
             self.update_cache()
+        if methods and self._live():
+            self.cacheRefreshed.emit(list(dict.fromkeys(methods)))
 
     def _live(self) -> bool:
         """The connection shown is still the controller's live one."""

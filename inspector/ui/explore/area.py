@@ -10,6 +10,7 @@ The area owns the tab's ``TaskBook`` (``task_book``): the Tools panel's "Run as 
 panel lists them, so tasks outlive switching panels and stay listed for the session.
 
 Tabs are gated on the server's capabilities (tools, resources, prompts) each time it connects (``apply_gates``).
+After the overview's bypassing refresh, ``show_fresh(methods)`` has the panels of those lists list again at once.
 """
 
 from __future__ import annotations
@@ -81,6 +82,17 @@ class Explore:
             if capability is not None and state is ConnectionState.CONNECTED:
                 reason = capability_gap(self.controller.server, capability)
             gate_tab(self.tabs, panel, reason)
+
+    def show_fresh(self, methods: list[str]) -> None:
+        """The overview's "Refresh (bypass cache)" asked the server again for ``methods``: the panels that list
+        them list again at once, from the results just cached (no request is sent for those)."""
+        asked = set(methods)
+        if "tools/list" in asked:
+            self.tools.refresh("fresh")
+        if "prompts/list" in asked:
+            self.prompts.refresh("fresh")
+        if asked & {"resources/list", "resources/templates/list"}:
+            self.resources.refresh()
 
     # -- content actions (the panels' signals, wired by the connection tab) ------------------------------
 

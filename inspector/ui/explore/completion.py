@@ -23,7 +23,7 @@ from inspector.client.connection import Connection
 from inspector.client.errors import ClientError
 from inspector.content.plural import plural
 from inspector.content.templates import CompletionResult, completion_context, parse_completion
-from inspector.ui.explore.common.panel_tasks import PanelTasks
+from inspector.ui.explore.common.panel_tasks import PanelTasks, failure_line
 from inspector.ui.explore.common.support import alive
 from inspector.ui.widgets.timers import coalescer
 
@@ -139,7 +139,8 @@ class ArgumentCompleter(QObject):
             result = await pending
         except ClientError as exc:
             if alive(self) and generation == self._generation:
-                self._say(f"completion of {self.argument} failed: {exc}", "error")
+                # a server's error with what it means (-32020/21/22 ... read from its data)
+                self._say(f"completion of {self.argument} failed: {failure_line(exc, 'completion/complete')}", "error")
             return
         if not alive(self) or generation != self._generation:
             return

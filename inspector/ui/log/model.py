@@ -358,8 +358,12 @@ class LogTableModel(QAbstractTableModel):
         except Exception as exc:  # a reader error must not break painting
             self._error = str(exc)
             new = []
+        later_round = False
         for c in new:
             c.display = self._texts(c)
+            later_round = later_round or (c.round is not None and c.round > 1)
+        if later_round:
+            self._mark_earlier_rounds(new)
         dark = is_dark()
         if dark != self._dark_palette or not self._colours:
             self._dark_palette = dark
@@ -482,6 +486,28 @@ class LogTableModel(QAbstractTableModel):
             return c.severity
         return c.kind  # KindRole
 
+    def _mark_earlier_rounds(self, new: list[Cells]) -> None:
+        """A later round of a multi-round-trip request was just read: the rows of its earlier rounds, read
+        before it was recorded, get their round too (only in blocks already read; others read it themselves)."""
+        assert self._source is not None
+        marks: dict[int, int] = {}
+        for c in new:
+            if c.round is not None and c.round > 1:
+                try:
+                    marks.update(self._source.round_rows(c.seq))
+                except Exception:  # a reader error must not break painting
+                    return
+        for block in self._blocks.values():
+            for cached in block:
+                number = marks.get(cached.seq)
+                if number is not None and cached.round != number:
+                    cached.round = number
+                    cached.display = self._texts(cached)
+                    row = self.row_of(cached.seq)
+                    if row is not None:
+                        index = self.index(row, Column.METHOD)
+                        self.dataChanged.emit(index, index, [Qt.ItemDataRole.DisplayRole])
+
     @staticmethod
     def _texts(c: Cells) -> tuple[str, ...]:
         """The column texts of a row, in Column order."""
@@ -490,7 +516,7 @@ class LogTableModel(QAbstractTableModel):
             c.time_text,
             "→" if c.direction == "out" else "←",
             f"{label} ⚑" if c.forced else label,
-            c.method or "",
+            (c.method or "") if c.round is None else f"{c.method or ''} · round {c.round}",
             c.id_text,
             "" if c.latency is None else human_duration(c.latency),
             format_size(c.size),

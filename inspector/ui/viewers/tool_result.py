@@ -28,9 +28,8 @@ from inspector.client.rounds import RoundNote
 from inspector.content.plural import plural
 from inspector.content.text import format_duration
 from inspector.content.validation import SchemaIssue, validate_tool_result
-from inspector.protocol.error_codes import explain_error
-from inspector.protocol.jsonrpc import ERROR_NAMES, HEADER_MISMATCH
 from inspector.ui.viewers.blocks import ContentListView, forward_content_signals
+from inspector.ui.viewers.error_banner import RemoteErrorBanner
 from inspector.ui.viewers.json_view import JsonTreeView
 from inspector.ui.viewers.progress_panel import ProgressPanel
 from inspector.ui.viewers.text_view import JsonView, TextMode
@@ -254,23 +253,22 @@ class ToolResultView(QWidget):
         self._finish(duration)
         self._clear_body()
         self.result = {"code": code, "message": message, **({"data": data} if data is not None else {})}
-        name = ERROR_NAMES.get(code, "Server error" if -32099 <= code <= -32000 else "Application error")
-        lines = [message or "(no message)"]
-        meaning = explain_error(code, message, data, "tools/call")
-        if meaning is not None:  # -32020/-32021/-32022 and the other codes with an MCP meaning, read from data
-            lines.append("What it means: " + meaning[:1].upper() + meaning[1:] + ".")
-        lines.append("The request failed at the protocol level: the server sent no tool result.")
-        self.protocol_error_banner = Banner("warning", f"JSON-RPC error {code} · {name}", lines, self.body)
-        if code == HEADER_MISMATCH:
-            # the client already listed the tools again and retried once; a person may do so after fixing things
-            self.retry_relisting_button = QPushButton("Retry after re-listing", self.protocol_error_banner)
-            self.retry_relisting_button.setToolTip(
-                "List the tools again (bypassing the cache: their x-mcp-header annotations may have changed) "
-                "and call the tool once more"
-            )
-            self.retry_relisting_button.clicked.connect(self.retryAfterRelistingRequested)
-            self.protocol_error_banner.body.addWidget(self.retry_relisting_button, 0, Qt.AlignmentFlag.AlignLeft)
-        self._add(self.protocol_error_banner)
+        # -32020/-32021/-32022 and the other codes with an MCP meaning explained from their data; after a -32020
+        # the client already listed the tools again and retried once; a person may do so after fixing things
+        banner = RemoteErrorBanner(
+            code,
+            message,
+            data,
+            "tools/call",
+            self.body,
+            tone="warning",
+            with_data=False,  # shown in full below
+            extra=["The request failed at the protocol level: the server sent no tool result."],
+        )
+        banner.retryAfterRelistingRequested.connect(self.retryAfterRelistingRequested)
+        self.protocol_error_banner = banner
+        self.retry_relisting_button = banner.retry_relisting_button
+        self._add(banner)
         if data is not None:
             self._add(section_label("error.data", self.body))
             self._add(

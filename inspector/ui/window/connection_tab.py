@@ -197,6 +197,7 @@ class ConnectionTab(QWidget):
             panel.openFileRequested.connect(explore.open_file)
             panel.on_state(c.state)
         c.stateChanged.connect(explore.apply_gates)
+        self.overview.era_section.cacheRefreshed.connect(explore.show_fresh)  # the lists re-read at once
         c.stateChanged.connect(self._on_state)  # last: the tab re-emits once everything followed
         self._on_state(c.state)
 
@@ -323,6 +324,8 @@ class ConnectionTab(QWidget):
             self.overview.show_message(f"Not connected.\n\n{c.failure or ''}\n\nPress {action} to try again.")
         elif state is ConnectionState.IDLE:
             self.overview.show_message(f"Not connected. Press {action} to start the server.")
+        elif state in (ConnectionState.CLOSED, ConnectionState.EXITED):  # the overview stays, frozen (no actions)
+            self.overview.era_section.update_cache()
         self._update_cancel()
         self.disconnect_button.setEnabled(state in (ConnectionState.CONNECTED, ConnectionState.CONNECTING))
         self.state_dot.setPixmap(state_icon(state, 14).pixmap(14, 14))

@@ -26,7 +26,7 @@ from inspector.ui.connection.controller import ConnectionController, ConnectionS
 from inspector.ui.explore.catalog.list_browser import ListBrowser
 from inspector.ui.explore.common.gating import NOT_CONNECTED, capability_gap, set_gated
 from inspector.ui.explore.common.panel import ExplorePanel
-from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure, live_connection
+from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure, failure_line, live_connection
 from inspector.ui.explore.common.support import EntryPage, alive, clock_text
 from inspector.ui.widgets.style import tones
 from inspector.ui.widgets.timers import coalescer
@@ -44,7 +44,8 @@ class CatalogPanel(ExplorePanel, Generic[P]):
     ``gate_page``."""
 
     refreshed = Signal(str)
-    """The list was (re)loaded; the argument is why: ``connect``, ``changed`` or ``manual``."""
+    """The list was (re)loaded; the argument is why: ``connect``, ``changed``, ``manual`` or ``fresh`` (the overview's
+    bypassing refresh just asked the server again: listed from the fresh cache)."""
 
     COALESCE_MS = 100
     noun = "entry"
@@ -160,7 +161,8 @@ class CatalogPanel(ExplorePanel, Generic[P]):
             entries = await self.fetch(connection)
         except ClientError as exc:
             if alive(self) and connection is self.controller.connection:
-                self.browser.show_note(f"Could not list the {self.noun}s: {exc}", "error")
+                # a server's refusal with what it means (-32021/-32022 ... read from its data)
+                self.browser.show_note(f"Could not list the {self.noun}s: {failure_line(exc)}", "error")
         finally:
             self._refreshing = False
         if not alive(self):
@@ -189,6 +191,8 @@ class CatalogPanel(ExplorePanel, Generic[P]):
             self.browser.show_note(f"{noun} list changed — refreshed {clock_text()} ({count} {self.noun}s)")
         elif reason == "manual":
             self.browser.show_note(f"Refreshed {clock_text()}", "muted")
+        elif reason == "fresh":
+            self.browser.show_note(f"Refreshed {clock_text()}, bypassing the cache (the overview's Refresh)", "muted")
         else:
             self.browser.show_note("")
         if self.browser.current() is None:

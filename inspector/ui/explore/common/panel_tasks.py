@@ -4,8 +4,11 @@
 reference to each until it ends. A task started with a ``key`` replaces (cancels) the previous task with that key,
 so a newer request always wins; ``running(key)``/``cancel(key)`` ask about and stop one, ``cancel_all()`` stops
 everything (teardown). An exception escaping a coroutine is logged and goes to ``on_error`` (never "Task exception
-was never retrieved"); ``describe_failure(exc)`` is the one line a panel shows for it. When the owner widget is
-destroyed every task is cancelled and nothing is reported any more.
+was never retrieved"); ``describe_failure(exc)`` is the one line a panel shows for it. A request's own failure:
+``failure_line(exc)`` (one line) or ``explanation_of(exc)`` (lines under a banner) say what a server's JSON-RPC
+error means (-32020/-32021/-32022 and the other codes with an MCP meaning, read from its data; the wording is
+``inspector.protocol.error_codes``'s, which the CLI shares; a banner of its own: ``viewers.error_banner``).
+When the owner widget is destroyed every task is cancelled and nothing is reported any more.
 
 ``live_connection(controller)`` (defined in ``inspector.ui.connection.controller``, re-exported here for the
 panels) is the one answer to "is there a live connection": the controller's connection while it is connected and
@@ -27,11 +30,21 @@ from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QWidget
 
 from inspector.client.connection import Connection, ServerInfo
-from inspector.client.errors import NotConnected
+from inspector.client.errors import ClientError, NotConnected, RemoteError
+from inspector.protocol.error_codes import error_line, explanation_lines
 from inspector.ui.connection.controller import ConnectionController, live_connection
 from inspector.ui.explore.common.gating import set_gated
 
-__all__ = ["PanelTasks", "describe_failure", "gate", "live_connection", "live_server", "require_connection"]
+__all__ = [
+    "PanelTasks",
+    "describe_failure",
+    "explanation_of",
+    "failure_line",
+    "gate",
+    "live_connection",
+    "live_server",
+    "require_connection",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -39,6 +52,21 @@ _log = logging.getLogger(__name__)
 def describe_failure(exc: BaseException) -> str:
     """The one line shown for an unexpected exception of a panel's task."""
     return f"internal error: {type(exc).__name__}: {exc}"
+
+
+def explanation_of(exc: BaseException, method: str | None = None) -> list[str]:
+    """``What it means: ...`` and ``data: ...`` for a server's error (none for other failures). ``method``: the
+    request it answered when the error does not say (``RemoteError.method``)."""
+    if not isinstance(exc, RemoteError):
+        return []
+    return explanation_lines(exc.code, exc.message, exc.data, exc.method or method)
+
+
+def failure_line(exc: ClientError, method: str | None = None) -> str:
+    """One line for a failed request: the server's error with what it means, or the client's failure."""
+    if isinstance(exc, RemoteError):
+        return error_line(exc.code, exc.message, exc.data, exc.method or method)
+    return str(exc)
 
 
 class PanelTasks:

@@ -45,6 +45,7 @@ from inspector.ui.explore.common.panel_tasks import PanelTasks
 from inspector.ui.explore.common.support import EntryHeader, EntryPage, alive
 from inspector.ui.explore.completion import ArgumentCompleter, asking
 from inspector.ui.viewers import TranscriptView, forward_content_signals
+from inspector.ui.viewers.error_banner import RemoteErrorBanner
 from inspector.ui.viewers.progress_panel import gave_up, round_status
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import section_label, tones
@@ -348,7 +349,8 @@ class PromptPage(EntryPage):
                 result = await connection.get_prompt(self.entry.name, arguments or None)
         except RemoteError as exc:
             self._done()
-            self._show_error(f"JSON-RPC error {exc.code}", exc.message + (f"\n{exc.data!r}" if exc.data else ""))
+            if alive(self):  # -32020/-32021/-32022 and the others with an MCP meaning explained from their data
+                self._show_banner(RemoteErrorBanner(exc.code, exc.message, exc.data, "prompts/get", self))
             return
         except ClientError as exc:
             self._done()
@@ -387,11 +389,13 @@ class PromptPage(EntryPage):
             self.get_button.setEnabled(self.get_button.property("gateReason") in (None, ""))
 
     def _show_error(self, title: str, *details: str) -> None:
-        if not alive(self):
-            return
+        if alive(self):
+            self._show_banner(Banner("error", title, list(details), self))
+
+    def _show_banner(self, banner: Banner) -> None:
         self._clear_error()
         self.status_label.setText("Failed")
-        self.error_banner = Banner("error", title, list(details), self)
+        self.error_banner = banner
         self._bottom.insertWidget(1, self.error_banner)
         self.transcript.set_messages([])
         self.result = None

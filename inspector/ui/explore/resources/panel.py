@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from inspector.client.errors import ClientError
+from inspector.client.rounds import RoundNote, watching_rounds
 from inspector.content.subscriptions import SubscriptionBook, SubscriptionState, TextChange
 from inspector.content.templates import CompletionResult, parse_completion, template_reference
 from inspector.protocol.events import NotificationReceived
@@ -33,6 +35,7 @@ from inspector.ui.explore.common.panel import ExplorePanel
 from inspector.ui.explore.common.panel_tasks import (
     PanelTasks,
     describe_failure,
+    explanation_of,
     gate,
     live_connection,
     live_server,
@@ -41,6 +44,7 @@ from inspector.ui.explore.common.panel_tasks import (
 from inspector.ui.explore.resources.detail import ResourceDetail
 from inspector.ui.explore.resources.model import ResourceListModel, ResourceListPage
 from inspector.ui.explore.resources.subscriptions import SubscriptionsView
+from inspector.ui.viewers.progress_panel import gave_up, round_status
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import hbox, tones
 
@@ -51,6 +55,25 @@ _SUBSCRIBE_TIP = "Get notifications/resources/updated when this resource changes
 
 def _clock(at: float | None = None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at))
+
+
+class _ReadRounds:
+    """One read's rounds (2026-07-28: a server that answers ``input_required``): the status line says which
+    round, and whether it waits for you (a dialog) or for the server, as the tool and prompt pages do."""
+
+    def __init__(self, show: Callable[[str], None]) -> None:
+        self._show = show
+        self.note: RoundNote | None = None
+        self._person = False
+
+    def on_round(self, note: RoundNote) -> None:
+        self.note = note
+        self._show(round_status(note, person=self._person))
+
+    def on_person(self, waiting: bool) -> None:
+        self._person = waiting
+        if self.note is not None and not self.note.sent:
+            self._show(round_status(self.note, person=waiting))
 
 
 class ResourcesPanel(ExplorePanel):
@@ -64,6 +87,8 @@ class ResourcesPanel(ExplorePanel):
         """The URI whose content is on screen (or being read)."""
         self.last_result: Any = None
         self.updates_shown = 0
+        self.read_round: RoundNote | None = None
+        """The last round of the last read that took more than one (2026-07-28 ``input_required``), else None."""
         self._reread_again: set[str] = set()
         self._was_connected = False
         self._completion_note = ""
@@ -320,15 +345,28 @@ class ResourcesPanel(ExplorePanel):
         self._set_status(f"Reading {uri}…")
         self._update_actions()
         started = time.monotonic()
+        conn = require_connection(self.controller)
+        self.read_round = None
+        rounds = _ReadRounds(self._set_status)
+        unwatch = conn.watch_person(rounds.on_person)
         try:
-            result = await require_connection(self.controller).read_resource(uri)
+            with watching_rounds(rounds.on_round):
+                result = await conn.read_resource(uri)
         except ClientError as exc:
             self.contents_view.clear()
-            self._show_error(f"Could not read {uri}", str(exc))
+            title, lines = gave_up(rounds.note, str(exc)) or (
+                f"Could not read {uri}",
+                [str(exc), *explanation_of(exc, "resources/read")],  # -32020/21/22 ... explained from their data
+            )
+            self._show_error(title, "\n".join(lines))
             self._set_status("")
             return
+        finally:
+            unwatch()
+        self.read_round = rounds.note
         elapsed = (time.monotonic() - started) * 1000
-        self._display(uri, result, f"Read in {elapsed:.0f} ms at {_clock()}")
+        in_rounds = f" in {rounds.note.round} rounds" if rounds.note is not None else ""
+        self._display(uri, result, f"Read{in_rounds} in {elapsed:.0f} ms at {_clock()}")
         if uri in self.book:
             self.book.record_read(uri, result)
 

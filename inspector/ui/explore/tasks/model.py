@@ -55,6 +55,8 @@ def status_text(record: TaskRecord) -> str:
         return "error"
     if record.outcome is TaskOutcome.CANCELLED and record.status != "cancelled":
         return f"cancelled ({record.status})"
+    if record.status == "input_required" and record.live:  # followed by the window: its dialogs ask you
+        return "input required · waiting for you"
     return record.status.replace("_", " ")
 
 

@@ -43,6 +43,7 @@ from inspector.ui.explore.common.panel import ExplorePanel
 from inspector.ui.explore.common.panel_tasks import (
     PanelTasks,
     describe_failure,
+    failure_line,
     gate,
     live_connection,
     live_server,
@@ -212,10 +213,11 @@ class UtilitiesPanel(ExplorePanel):
         try:
             await require_connection(self.controller).ping()
         except ClientError as exc:
-            sample = self.history.add(None, str(exc))
+            failure = failure_line(exc, "ping")  # a server's error with what it means (-32022 on server/discover)
+            sample = self.history.add(None, failure)
             self.rtt_label.setText("failed")
             self.rtt_label.setStyleSheet(f"color: {tones(self).error_fg};")
-            self.rtt_label.setToolTip(str(exc))
+            self.rtt_label.setToolTip(failure)
         else:
             sample = self.history.add(time.perf_counter() - started)
             assert sample.rtt is not None
