@@ -23,7 +23,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from servers.httpkit import HandlerBase, QuietServer
+from servers.httpkit import HandlerBase, ThreadedServer, jsonrpc_error
 
 __all__ = ["TOOLS", "HeaderMismatchServer"]
 
@@ -59,30 +59,11 @@ class Seen:
         return json.loads(self.body) if self.body else None
 
 
-class HeaderMismatchServer:
+class HeaderMismatchServer(ThreadedServer):
     def __init__(self) -> None:
         self.requests: list[Seen] = []
         self.lock = threading.Lock()
-        outer = self
-
-        class Handler(_Handler):
-            state = outer
-
-        self._httpd = QuietServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> HeaderMismatchServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(10)
-
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/mcp"
+        super().__init__(_Handler)
 
     def methods(self) -> list[str | None]:
         with self.lock:
@@ -93,12 +74,8 @@ class HeaderMismatchServer:
         return self.methods().count("tools/list")
 
 
-def _error(rid: Any, code: int, message: str, data: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message, "data": data}}
-
-
 class _Handler(HandlerBase):
-    state: HeaderMismatchServer
+    server_state: HeaderMismatchServer
 
     def do_GET(self) -> None:
         self._send(405, b"", None, Allow="POST")
@@ -109,8 +86,8 @@ class _Handler(HandlerBase):
     def do_POST(self) -> None:
         body = self._read_body()
         seen = Seen({name.lower(): value for name, value in self.headers.items()}, body)
-        with self.state.lock:
-            self.state.requests.append(seen)
+        with self.server_state.lock:
+            self.server_state.requests.append(seen)
         message = seen.json()
         if not isinstance(message, dict) or "id" not in message:
             self._send(202)
@@ -125,20 +102,20 @@ class _Handler(HandlerBase):
         elif method == "tools/call":
             self._call(rid, params, seen.headers)
         else:
-            self._json(404, _error(rid, -32601, f"Method not found: {method}", None))
+            self._json(404, jsonrpc_error(rid, -32601, f"Method not found: {method}"))
 
     def _call(self, rid: Any, params: dict[str, Any], headers: dict[str, str]) -> None:
         name = params.get("name")
         data: dict[str, Any]
         if name == "route":
             data = {"header": "Mcp-Param-Region", "received": headers.get("mcp-param-region"), "expected": "us-east1"}
-            self._json(400, _error(rid, -32020, "Header mismatch: Mcp-Param-Region", data))
+            self._json(400, jsonrpc_error(rid, -32020, "Header mismatch: Mcp-Param-Region", data))
         elif name == "needs_cap":
             data = {"requiredCapabilities": {"elicitation": {"form": {}}}}
-            self._json(200, _error(rid, -32021, "This tool needs elicitation", data))
+            self._json(200, jsonrpc_error(rid, -32021, "This tool needs elicitation", data))
         elif name == "old_version":
             data = {"supported": ["2025-11-25"], "requested": MODERN}
-            self._json(400, _error(rid, -32022, "Unsupported protocol version", data))
+            self._json(400, jsonrpc_error(rid, -32022, "Unsupported protocol version", data))
         else:
             text = (params.get("arguments") or {}).get("text", "")
             result = {"resultType": "complete", "content": [{"type": "text", "text": f"echo: {text}"}]}

@@ -9,14 +9,56 @@ from __future__ import annotations
 
 import http.server
 import json
-from typing import Any
+import threading
+from typing import Any, Self
 
-__all__ = ["HandlerBase", "QuietServer"]
+__all__ = ["HandlerBase", "QuietServer", "ThreadedServer", "jsonrpc_error"]
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:  # e.g. a TLS handshake the client refused
         pass
+
+
+class ThreadedServer:
+    """A stdlib test server on 127.0.0.1 (a free port), served by a thread while used as a context manager.
+
+    ``handler`` is the server's ``HandlerBase`` subclass; a subclass of it is bound to this object as its
+    ``server_state``, so every request handler reaches the test's state (what it saw, what it should answer).
+    """
+
+    def __init__(self, handler: type[HandlerBase]) -> None:
+        outer = self
+
+        class Bound(handler):  # type: ignore[valid-type, misc]
+            server_state = outer
+
+        self._httpd = QuietServer(("127.0.0.1", 0), Bound)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.before_stop()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(10)
+
+    def before_stop(self) -> None:
+        """Called first when the server stops (before the threads are joined): release what handlers wait on."""
+
+    def url(self, path: str = "/mcp") -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}{path}"
+
+
+def jsonrpc_error(rid: Any, code: int, message: str, data: Any = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": rid, "error": error}
 
 
 class HandlerBase(http.server.BaseHTTPRequestHandler):

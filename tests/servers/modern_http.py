@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from servers.httpkit import HandlerBase, QuietServer
+from servers.httpkit import HandlerBase, ThreadedServer
 
 __all__ = ["ModernHttpServer", "Seen"]
 
@@ -62,34 +62,17 @@ class Seen:
         return json.loads(self.body) if self.body else None
 
 
-class ModernHttpServer:
+class ModernHttpServer(ThreadedServer):
     def __init__(self) -> None:
         self.requests: list[Seen] = []
         self.closed_by_client: list[Any] = []
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.session_id: str | None = "minted-by-the-server"
-        outer = self
+        super().__init__(_Handler)
 
-        class Handler(_Handler):
-            server_state = outer
-
-        self._httpd = QuietServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> ModernHttpServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopping.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(10)
-
-    def url(self, path: str = "/mcp") -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}{path}"
+    def before_stop(self) -> None:
+        self.stopping.set()  # held answers end at once
 
     def seen(self, method: str | None = None) -> list[Seen]:
         with self.lock:

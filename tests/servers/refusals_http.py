@@ -22,7 +22,7 @@ import json
 import threading
 from typing import Any
 
-from servers.httpkit import HandlerBase, QuietServer
+from servers.httpkit import HandlerBase, ThreadedServer, jsonrpc_error
 
 __all__ = ["BROKEN", "REFUSALS", "ROUTE", "RefusalsServer"]
 
@@ -50,15 +50,11 @@ BROKEN: dict[str, Any] = {
 RESOURCES = [{"uri": f"test://{name}", "name": name, "mimeType": "text/plain"} for name in (*REFUSALS, "fine")]
 
 
-def _error(rid: Any, code: int, message: str, data: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": message, "data": data}}
-
-
 def _ok(rid: Any, result: dict[str, Any]) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": rid, "result": {"resultType": "complete", **result}}
 
 
-class RefusalsServer:
+class RefusalsServer(ThreadedServer):
     def __init__(self) -> None:
         self.methods: list[str] = []
         self.refuse_discover = False
@@ -66,30 +62,11 @@ class RefusalsServer:
         self.refuse_tools_list = False
         self.call_headers: list[dict[str, str]] = []
         self.lock = threading.Lock()
-        outer = self
-
-        class Handler(_Handler):
-            state = outer
-
-        self._httpd = QuietServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-
-    def __enter__(self) -> RefusalsServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(10)
-
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/mcp"
+        super().__init__(_Handler)
 
 
 class _Handler(HandlerBase):
-    state: RefusalsServer
+    server_state: RefusalsServer
 
     def do_GET(self) -> None:
         self._send(405, b"", None, Allow="POST")
@@ -104,24 +81,24 @@ class _Handler(HandlerBase):
             self._send(202)
             return
         rid, method = message["id"], str(message.get("method"))
-        with self.state.lock:
-            self.state.methods.append(method)
+        with self.server_state.lock:
+            self.server_state.methods.append(method)
         params = message.get("params") or {}
         if method == "server/discover":
-            if self.state.refuse_discover:
+            if self.server_state.refuse_discover:
                 code, text, data = REFUSALS["old_version"]
-                self._json(400, _error(rid, code, text, data))
+                self._json(400, jsonrpc_error(rid, code, text, data))
                 return
             caps: dict[str, Any] = {"prompts": {}, "resources": {}, "completions": {}, "tools": {}}
             self._json(200, _ok(rid, {"supportedVersions": [MODERN], "capabilities": caps}))
         elif method == "tools/list":
-            if self.state.refuse_tools_list:
-                self._json(200, _error(rid, -32021, "Roots needed", {"requiredCapabilities": {"roots": {}}}))
+            if self.server_state.refuse_tools_list:
+                self._json(200, jsonrpc_error(rid, -32021, "Roots needed", {"requiredCapabilities": {"roots": {}}}))
             else:
-                self._json(200, _ok(rid, {"tools": list(self.state.tools)}))
+                self._json(200, _ok(rid, {"tools": list(self.server_state.tools)}))
         elif method == "tools/call":
-            with self.state.lock:
-                self.state.call_headers.append({name.lower(): value for name, value in self.headers.items()})
+            with self.server_state.lock:
+                self.server_state.call_headers.append({name.lower(): value for name, value in self.headers.items()})
             self._json(200, _ok(rid, {"content": [{"type": "text", "text": "routed"}]}))
         elif method == "prompts/list":
             self._json(200, _ok(rid, {"prompts": PROMPTS}))
@@ -136,14 +113,14 @@ class _Handler(HandlerBase):
             answer = {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "fine"}]}
             self._refuse_or(rid, uri.removeprefix("test://"), answer)
         elif method == "completion/complete":
-            self._json(200, _error(rid, -32021, "Roots needed", {"requiredCapabilities": {"roots": {}}}))
+            self._json(200, jsonrpc_error(rid, -32021, "Roots needed", {"requiredCapabilities": {"roots": {}}}))
         else:
-            self._json(404, _error(rid, -32601, f"Method not found: {method}", None))
+            self._json(404, jsonrpc_error(rid, -32601, f"Method not found: {method}", None))
 
     def _refuse_or(self, rid: Any, key: str, result: dict[str, Any]) -> None:
         if key in REFUSALS:
             code, text, data = REFUSALS[key]
-            self._json(400 if code != -32021 else 200, _error(rid, code, text, data))
+            self._json(400 if code != -32021 else 200, jsonrpc_error(rid, code, text, data))
         else:
             self._json(200, _ok(rid, result))
 
