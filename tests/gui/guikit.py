@@ -9,6 +9,7 @@ server-everything) is a real process over stdio (tests of processes, transports 
 * ``connect_tab``, ``tool_page``, ``prompt_page``: a window's demo (or profile) tab, connected, and its pages.
 * server requests: ``make_handlers``, ``start_call``, ``wait_dialog``, ``track_closing``, ``finish``,
   ``result_text``, ``result_json``, ``wire_rows``, ``save_screenshot``.
+* the listen view: ``streams_of``, ``verdicts_of`` (its two tables as text).
 * the message log: ``fill_mixed`` (a recording with every kind of row) and its frames, ``wait_settled``,
   ``first_item``, ``shown_seqs``.
 """
@@ -35,6 +36,7 @@ from inspector.transports.base import StderrLine, Transport, TransportNote
 from inspector.transports.stdio import StdioTransport
 from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState
 from inspector.ui.explore.prompts.page import PromptPage
+from inspector.ui.explore.resources.subscriptions import FilterColumn, ListenView
 from inspector.ui.explore.tools.page import ToolPage
 from inspector.ui.log.model import LogTableModel
 from inspector.ui.server_requests import GuiRequestHandlers
@@ -324,3 +326,24 @@ def first_item(tree: QTreeWidget) -> QTreeWidgetItem:
 
 def shown_seqs(model: LogTableModel) -> list[int]:
     return [s for s in (model.seq_at(r) for r in range(model.rowCount())) if s is not None]
+
+
+# -- the listen view -------------------------------------------------------------------------------------------
+
+
+def streams_of(view: ListenView) -> dict[str, list[str]]:
+    """The listen view's streams table: purpose -> the row's displayed cells."""
+    m = view.streams_model
+    return {
+        str(m.index(r, 0).data()): [str(m.index(r, c).data()) for c in range(m.columnCount())]
+        for r in range(m.rowCount())
+    }
+
+
+def verdicts_of(view: ListenView) -> dict[str, str]:
+    """The listen view's filters table: filter (URI or kind) -> verdict."""
+    m = view.filters_model
+    return {
+        str(m.index(r, FilterColumn.FILTER).data()): str(m.index(r, FilterColumn.VERDICT).data())
+        for r in range(m.rowCount())
+    }

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from demowire import demo_http
-from guikit import AsyncRunner, MakeWindow, connect_tab, wire_rows
+from guikit import AsyncRunner, MakeWindow, connect_tab, streams_of, verdicts_of, wire_rows
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -24,7 +24,7 @@ from inspector.store.profiles import HttpSettings, Profile, ProfileStore
 from inspector.store.recording import RecordFilter
 from inspector.transports.http import StreamableHttpTransport
 from inspector.ui.connection.controller import ConnectionState, live_connection
-from inspector.ui.explore.resources.subscriptions import FilterColumn, ListenView, StreamColumn, Verdict
+from inspector.ui.explore.resources.subscriptions import ListenView, StreamColumn, Verdict
 from inspector.ui.window.connection_tab import ConnectionTab
 
 CLOCK = "demo://clock"
@@ -36,25 +36,8 @@ def modern_demo() -> Iterator[str]:
         yield url
 
 
-def _streams(view: ListenView) -> dict[str, list[str]]:
-    """Purpose -> the row's displayed cells."""
-    m = view.streams_model
-    return {
-        str(m.index(r, 0).data()): [str(m.index(r, c).data()) for c in range(m.columnCount())]
-        for r in range(m.rowCount())
-    }
-
-
-def _verdicts(view: ListenView) -> dict[str, str]:
-    m = view.filters_model
-    return {
-        str(m.index(r, FilterColumn.FILTER).data()): str(m.index(r, FilterColumn.VERDICT).data())
-        for r in range(m.rowCount())
-    }
-
-
 def _all_open(view: ListenView) -> bool:
-    streams = _streams(view)
+    streams = streams_of(view)
     return set(streams) == {"list changes", "resource updates"} and all(
         cells[StreamColumn.STATE] == ListenState.OPEN.value for cells in streams.values()
     )
@@ -96,7 +79,7 @@ def test_subscribe_over_listen_over_http_and_relisten_after_reconnect(
     tab.inner_tabs.setCurrentWidget(panel)
     view = panel.subscriptions.listen
     panel.subscriptions.tabs.setCurrentWidget(view)
-    qasync_loop.wait_until(lambda: _streams(view).get("list changes", [""] * 7)[StreamColumn.STATE] == "open")
+    qasync_loop.wait_until(lambda: streams_of(view).get("list changes", [""] * 7)[StreamColumn.STATE] == "open")
 
     # Subscribe: the panel joins the listen stream (no resources/subscribe), updates arrive
     panel.open_resource(CLOCK)
@@ -108,8 +91,8 @@ def test_subscribe_over_listen_over_http_and_relisten_after_reconnect(
     assert first is not None
     qasync_loop.wait_until(lambda: first.update_count >= 2, timeout=15)
     qasync_loop.wait_until(lambda: _all_open(view))
-    qasync_loop.wait_until(lambda: int(_streams(view)["resource updates"][StreamColumn.NOTIFICATIONS]) >= 2)
-    assert _verdicts(view)[CLOCK] == Verdict.MATCHED.value
+    qasync_loop.wait_until(lambda: int(streams_of(view)["resource updates"][StreamColumn.NOTIFICATIONS]) >= 2)
+    assert verdicts_of(view)[CLOCK] == Verdict.MATCHED.value
     assert "resource updates open" in view.state_label.text() and "list changes open" in view.state_label.text()
     assert wire_rows(tab.controller, "request", "out", "resources/subscribe") == []
     listens = wire_rows(tab.controller, "request", "out", "subscriptions/listen")
@@ -128,9 +111,10 @@ def test_subscribe_over_listen_over_http_and_relisten_after_reconnect(
     tab.disconnect_button.click()
     qasync_loop.wait_state(tab.controller, ConnectionState.CLOSED)
     qasync_loop.wait_until(
-        lambda: all(c[StreamColumn.STATE] == ListenState.CLOSED.value for c in _streams(view).values()), timeout=10
+        lambda: all(c[StreamColumn.STATE] == ListenState.CLOSED.value for c in streams_of(view).values()),
+        timeout=10,
     )
-    assert set(_streams(view)) == {"list changes", "resource updates"}
+    assert set(streams_of(view)) == {"list changes", "resource updates"}
     assert not view.relisten_button.isEnabled()
 
     # Reconnect: a new connection listens again (new requests), the subscription is restored, updates come again
@@ -143,9 +127,11 @@ def test_subscribe_over_listen_over_http_and_relisten_after_reconnect(
     qasync_loop.wait_until(lambda: _all_open(view), timeout=15)
     assert view.listening is again.listening  # the view follows the new connection's streams, not the closed ones
     streams = again.listening.streams()
-    assert {str(stream.id) for stream in streams} == {cells[StreamColumn.REQUEST] for cells in _streams(view).values()}
+    assert {str(stream.id) for stream in streams} == {
+        cells[StreamColumn.REQUEST] for cells in streams_of(view).values()
+    }
     assert all(stream.state is ListenState.OPEN for stream in streams)
-    qasync_loop.wait_until(lambda: _verdicts(view).get(CLOCK) == Verdict.MATCHED.value)
+    qasync_loop.wait_until(lambda: verdicts_of(view).get(CLOCK) == Verdict.MATCHED.value)
     assert view.relisten_button.isEnabled()
     sub = panel.book.get(CLOCK)
     assert sub is not None
@@ -154,10 +140,10 @@ def test_subscribe_over_listen_over_http_and_relisten_after_reconnect(
     assert wire_rows(tab.controller, "request", "out", "resources/subscribe") == []
 
     # and the view's Re-listen, over HTTP, replaces both streams once more
-    replaced = {purpose: cells[StreamColumn.REQUEST] for purpose, cells in _streams(view).items()}
+    replaced = {purpose: cells[StreamColumn.REQUEST] for purpose, cells in streams_of(view).items()}
     view.relisten_button.click()
     qasync_loop.wait_until(
-        lambda: _all_open(view) and all(_streams(view)[p][StreamColumn.REQUEST] != r for p, r in replaced.items()),
+        lambda: _all_open(view) and all(streams_of(view)[p][StreamColumn.REQUEST] != r for p, r in replaced.items()),
         timeout=15,
     )
     count = sub.update_count

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from guikit import DEMO_COMMAND, AsyncRunner, MakeController, wire_rows
+from guikit import DEMO_COMMAND, AsyncRunner, MakeController, streams_of, verdicts_of, wire_rows
 from pixels import colours_in, rgb_of
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QColor, QImage
@@ -29,7 +29,7 @@ from inspector.protocol.events import NotificationReceived
 from inspector.protocol.versions import Era
 from inspector.ui.connection.controller import live_connection
 from inspector.ui.explore.resources.panel import ResourcesPanel
-from inspector.ui.explore.resources.subscriptions import FilterColumn, ListenView, StreamColumn, Verdict
+from inspector.ui.explore.resources.subscriptions import FilterColumn, StreamColumn, Verdict
 from inspector.ui.widgets.style import tones
 
 LISTEN_SERVER = Path(__file__).resolve().parent.parent / "servers" / "listen_misbehaving.py"
@@ -46,24 +46,6 @@ def _panel(qtbot: QtBot, runner: AsyncRunner, make: MakeController, server: obje
     panel.show()
     runner.wait_until(lambda: panel.resources_model.rowCount() >= 2)
     return panel
-
-
-def _streams(view: ListenView) -> dict[str, list[str]]:
-    """Purpose -> the row's displayed cells."""
-    m = view.streams_model
-    return {
-        str(m.index(r, 0).data()): [str(m.index(r, c).data()) for c in range(m.columnCount())]
-        for r in range(m.rowCount())
-    }
-
-
-def _verdicts(view: ListenView) -> dict[str, str]:
-    """Filter (URI or kind) -> verdict."""
-    m = view.filters_model
-    return {
-        str(m.index(r, FilterColumn.FILTER).data()): str(m.index(r, FilterColumn.VERDICT).data())
-        for r in range(m.rowCount())
-    }
 
 
 def _subscribe(runner: AsyncRunner, panel: ResourcesPanel, uri: str, state: SubscriptionState) -> None:
@@ -88,27 +70,27 @@ def test_subscribe_rides_on_listen_and_the_view_follows_it(
         return len(wire_rows(panel.controller, "request", "out", method))
 
     # before any subscription: the list-changes stream, open, everything acknowledged
-    qasync_loop.wait_until(lambda: "list changes" in _streams(view))
-    assert _streams(view)["list changes"][StreamColumn.STATE] == "open"
-    assert set(_verdicts(view).values()) == {Verdict.MATCHED.value}
+    qasync_loop.wait_until(lambda: "list changes" in streams_of(view))
+    assert streams_of(view)["list changes"][StreamColumn.STATE] == "open"
+    assert set(verdicts_of(view).values()) == {Verdict.MATCHED.value}
     panel.open_resource("demo://clock")
     qasync_loop.wait_until(lambda: panel.last_result is not None)
     assert panel.subscribe_button.isEnabled() and "subscriptions/listen" in panel.subscribe_button.toolTip()
 
     _subscribe(qasync_loop, panel, "demo://clock", SubscriptionState.ACTIVE)
     assert sent("subscriptions/listen") >= 2 and sent("resources/subscribe") == 0
-    qasync_loop.wait_until(lambda: "resource updates" in _streams(view))
-    qasync_loop.wait_until(lambda: int(_streams(view)["resource updates"][StreamColumn.NOTIFICATIONS]) >= 2)
+    qasync_loop.wait_until(lambda: "resource updates" in streams_of(view))
+    qasync_loop.wait_until(lambda: int(streams_of(view)["resource updates"][StreamColumn.NOTIFICATIONS]) >= 2)
     sub = panel.book.get("demo://clock")
     assert sub is not None
     qasync_loop.wait_until(lambda: sub.update_count >= 2, timeout=15)
-    assert _verdicts(view)["demo://clock"] == Verdict.MATCHED.value
+    assert verdicts_of(view)["demo://clock"] == Verdict.MATCHED.value
 
     # a resource the demo never updates: asked, not acknowledged; the subscription fails and the row stands out
     _subscribe(qasync_loop, panel, "demo://text/hello", SubscriptionState.FAILED)
     failed = panel.book.get("demo://text/hello")
     assert failed is not None and "did not acknowledge" in (failed.error or "")
-    qasync_loop.wait_until(lambda: _verdicts(view).get("demo://text/hello") == Verdict.REFUSED.value)
+    qasync_loop.wait_until(lambda: verdicts_of(view).get("demo://text/hello") == Verdict.REFUSED.value)
     model = view.filters_model
     row = next(r for r in range(model.rowCount()) if model.index(r, FilterColumn.FILTER).data() == "demo://text/hello")
     assert model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) == QColor(tones(None).warning_bg)
@@ -120,15 +102,15 @@ def test_subscribe_rides_on_listen_and_the_view_follows_it(
     qtmodeltester.check(view.filters_model)
 
     # Re-listen: new listen requests, the same filters, updates keep coming
-    before = {purpose: cells[StreamColumn.REQUEST] for purpose, cells in _streams(view).items()}
+    before = {purpose: cells[StreamColumn.REQUEST] for purpose, cells in streams_of(view).items()}
     assert view.relisten_button.isEnabled()
     view.relisten_button.click()
     qasync_loop.wait_until(
-        lambda: all(_streams(view).get(p, [""] * 7)[StreamColumn.REQUEST] not in ("", r) for p, r in before.items()),
+        lambda: all(streams_of(view).get(p, [""] * 7)[StreamColumn.REQUEST] not in ("", r) for p, r in before.items()),
         timeout=15,
     )
-    qasync_loop.wait_until(lambda: all(c[StreamColumn.STATE] == "open" for c in _streams(view).values()))
-    assert len(_streams(view)) == 2, "the replaced streams left the view"
+    qasync_loop.wait_until(lambda: all(c[StreamColumn.STATE] == "open" for c in streams_of(view).values()))
+    assert len(streams_of(view)) == 2, "the replaced streams left the view"
     assert sub.state is SubscriptionState.ACTIVE
     failed = panel.book.get("demo://text/hello")
     assert failed is not None and failed.state is SubscriptionState.FAILED
@@ -138,7 +120,7 @@ def test_subscribe_rides_on_listen_and_the_view_follows_it(
     # unsubscribing everything closes the resource stream
     panel.unsubscribe("demo://clock")
     panel.unsubscribe("demo://text/hello")
-    qasync_loop.wait_until(lambda: len(panel.book) == 0 and "resource updates" not in _streams(view), timeout=15)
+    qasync_loop.wait_until(lambda: len(panel.book) == 0 and "resource updates" not in streams_of(view), timeout=15)
     assert sent("resources/unsubscribe") == 0
 
 
@@ -156,7 +138,7 @@ def test_list_changes_come_on_the_listen_stream(
     event = next(e for e in seen if e.method == "notifications/tools/list_changed")
     assert (event.params or {}).get("_meta", {}).get(SUBSCRIPTION_ID_KEY) == changes_id
     view = panel.subscriptions.listen
-    qasync_loop.wait_until(lambda: int(_streams(view)["list changes"][StreamColumn.NOTIFICATIONS]) >= 1)
+    qasync_loop.wait_until(lambda: int(streams_of(view)["list changes"][StreamColumn.NOTIFICATIONS]) >= 1)
 
 
 def test_handshake_era_keeps_resources_subscribe(
@@ -180,8 +162,8 @@ def test_demo_over_stdio_modern(qtbot: QtBot, qasync_loop: AsyncRunner, make_con
     panel = _panel(qtbot, qasync_loop, make_controller, [*DEMO_COMMAND, "--era", "modern"], "auto")
     view = panel.subscriptions.listen
     _subscribe(qasync_loop, panel, "demo://clock", SubscriptionState.ACTIVE)
-    qasync_loop.wait_until(lambda: set(_streams(view)) == {"list changes", "resource updates"})
-    assert all(cells[StreamColumn.STATE] == "open" for cells in _streams(view).values())
+    qasync_loop.wait_until(lambda: set(streams_of(view)) == {"list changes", "resource updates"})
+    assert all(cells[StreamColumn.STATE] == "open" for cells in streams_of(view).values())
     sub = panel.book.get("demo://clock")
     assert sub is not None
     qasync_loop.wait_until(lambda: sub.update_count >= 1, timeout=20)  # the demo's clock ticks every 2 s
@@ -204,18 +186,18 @@ def test_differences_highlighted_relistening_shown_and_drawn(
     view = panel.subscriptions.listen
     panel.subscriptions.tabs.setCurrentWidget(view)
     # the server ends the first stream (the list changes): the engine listens again, and the view says so
-    qasync_loop.wait_until(lambda: _streams(view).get("list changes", [""] * 7)[StreamColumn.RELISTENED] == "1")
-    qasync_loop.wait_until(lambda: _streams(view)["list changes"][StreamColumn.STATE] == "open")
+    qasync_loop.wait_until(lambda: streams_of(view).get("list changes", [""] * 7)[StreamColumn.RELISTENED] == "1")
+    qasync_loop.wait_until(lambda: streams_of(view)["list changes"][StreamColumn.STATE] == "open")
     assert (
         "listening again after: the server ended the subscription"
-        in _streams(view)["list changes"][StreamColumn.DETAIL]
+        in streams_of(view)["list changes"][StreamColumn.DETAIL]
     )
     assert ListenState.RELISTENING in [s for _, s in states]
 
     _subscribe(qasync_loop, panel, "keep://a", SubscriptionState.ACTIVE)
     _subscribe(qasync_loop, panel, "drop://b", SubscriptionState.FAILED)
-    qasync_loop.wait_until(lambda: "extra://unasked" in _verdicts(view))
-    verdicts = _verdicts(view)
+    qasync_loop.wait_until(lambda: "extra://unasked" in verdicts_of(view))
+    verdicts = verdicts_of(view)
     assert verdicts["keep://a"] == Verdict.MATCHED.value
     assert verdicts["drop://b"] == Verdict.REFUSED.value
     assert verdicts["extra://unasked"] == Verdict.UNASKED.value
