@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from inspector.protocol.wire import Direction, Kind, RequestId
-from inspector.store.recording.schema import COLUMNS, FTS_MAX_BYTES, encode_id
+from inspector.store.recording.schema import COLUMNS, FTS_MAX_BYTES, decode_id, encode_id
 
 __all__ = ["LogicalRequest", "RecordFilter", "RecordQuery", "RecordRow", "RequestRound"]
 
@@ -151,20 +151,6 @@ def _texts(values: Collection[str]) -> list[str]:
     """Filter values as stored; a lone string (``kinds="request"``) counts as one value, not letters."""
     items: Iterable[str] = (values,) if isinstance(values, str) else values
     return [str(v.value) if isinstance(v, Enum) else str(v) for v in items]
-
-
-def _decode_id(text: str | None, id_type: str | None) -> RequestId | None:
-    if text is None:
-        return None
-    if id_type == "int":
-        return int(text)
-    if id_type == "json":
-        try:
-            value = json.loads(text)
-        except ValueError:
-            return text
-        return value if isinstance(value, int | str) else text
-    return text
 
 
 def _decode_raw(raw: bytes | str, truncated: bool) -> str:
@@ -330,7 +316,7 @@ class RecordQuery:
         request_seq, direction, method, msg_id, id_type = found
         group = self._round_group(request_seq, direction, msg_id, id_type)
         if group is None:
-            rid = _decode_id(msg_id, id_type)
+            rid = decode_id(msg_id, id_type)
             return LogicalRequest(rid, method, (RequestRound(1, request_seq, rid, self.find_response(request_seq)),))
         origin_text, origin_type, first, later = group
         members: list[tuple[int, int, str | None, str | None]] = []
@@ -340,10 +326,10 @@ class RecordQuery:
         if first is not None and first != request_seq:
             method = self._conn.execute("SELECT method FROM messages WHERE seq = ?", (first,)).fetchone()[0]
         rounds = tuple(
-            RequestRound(number, member, _decode_id(text, kind), self.find_response(member))
+            RequestRound(number, member, decode_id(text, kind), self.find_response(member))
             for member, number, text, kind in members
         )
-        return LogicalRequest(_decode_id(origin_text, origin_type), method, rounds)
+        return LogicalRequest(decode_id(origin_text, origin_type), method, rounds)
 
     def logical_request_for_id(self, request_id: RequestId) -> LogicalRequest | None:
         """:meth:`logical_request` of the latest "out" request with JSON-RPC id ``request_id``."""
@@ -563,6 +549,14 @@ class RecordQuery:
 def _record_row(r: tuple[Any, ...]) -> RecordRow:
     seq, mono, wall, direction, kind, method, msg_id, id_type, size, raw, length, diags, n, forced, latency = r
     truncated = len(raw) < length
+    fields = (seq, mono, wall, direction, kind, method, msg_id, id_type, size, diags, n, forced, latency)
+    return record_row(fields, _decode_raw(raw, truncated), truncated)
+
+
+def record_row(fields: Sequence[Any], raw: str, truncated: bool = False) -> RecordRow:
+    """A ``RecordRow`` from a message row's columns without its payload (seq, mono, wall, direction, kind, method,
+    msg_id, id_type, size, diagnostics, diag_count, forced, latency) and the payload's text."""
+    seq, mono, wall, direction, kind, method, msg_id, id_type, size, diags, n, forced, latency = fields
     return RecordRow(
         seq=seq,
         mono=mono,
@@ -570,10 +564,10 @@ def _record_row(r: tuple[Any, ...]) -> RecordRow:
         direction=Direction(direction),
         kind=Kind(kind),
         method=method,
-        msg_id=_decode_id(msg_id, id_type),
+        msg_id=decode_id(msg_id, id_type),
         id_type=id_type,
         size=size,
-        raw=_decode_raw(raw, truncated),
+        raw=raw,
         diagnostics=_decode_diagnostics(diags),
         diag_count=n,
         forced=bool(forced),
@@ -600,7 +594,7 @@ def _export_object(record: tuple[Any, ...]) -> dict[str, Any]:
         "direction": direction,
         "kind": kind,
         "method": method,
-        "id": _decode_id(msg_id, id_type),
+        "id": decode_id(msg_id, id_type),
         "size": size,
         "latency": latency,
         "forced": bool(forced),

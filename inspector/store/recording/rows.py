@@ -16,17 +16,16 @@ so search semantics live in one place.
 from __future__ import annotations
 
 import codecs
-import json
 import sqlite3
 from array import array
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Final, Protocol
 
-from inspector.protocol.wire import Direction, Kind
+from inspector.protocol.wire import Kind
 from inspector.store.recording import SCHEMA_VERSION, RecordFilter, Recording, RecordRow
 from inspector.store.recording.cells import PREVIEW_BYTES, Cells, worst_severity
-from inspector.store.recording.query import LogicalRequest, RecordQuery
+from inspector.store.recording.query import LogicalRequest, RecordQuery, record_row
 
 __all__ = [
     "PREVIEW_BYTES",
@@ -98,19 +97,6 @@ class RowSource(Protocol):
     def restrict(self, f: RecordFilter, seqs: Sequence[int]) -> array[int]: ...
 
     def close(self) -> None: ...
-
-
-def _decode_id(text: str | None, id_type: str | None) -> int | str | None:
-    """A stored id back to its JSON type (``1`` and ``"1"`` differ)."""
-    if text is None or id_type == "str":
-        return text
-    if id_type == "int":
-        return int(text)
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return text
-    return value if isinstance(value, int | str) and not isinstance(value, bool) else text
 
 
 def _texts(values: object) -> list[str]:
@@ -240,29 +226,13 @@ class SqlRowSource:
         found = self._conn.execute(f"SELECT {_RECORD_COLUMNS} FROM messages WHERE seq = ?", (seq,)).fetchone()
         if found is None:
             return None
-        seq_, mono, wall, direction, kind, method, msg_id, id_type, size, diags, n, forced, latency = found
         decoder = codecs.getincrementaldecoder("utf-8")("backslashreplace")
         parts: list[str] = []
         with self._conn.blobopen("messages", "raw", seq, readonly=True) as blob:
             while chunk := blob.read(_BLOB_CHUNK):
                 parts.append(decoder.decode(chunk))
         parts.append(decoder.decode(b"", final=True))
-        return RecordRow(
-            seq=seq_,
-            mono=mono,
-            wall=wall,
-            direction=Direction(direction),
-            kind=Kind(kind),
-            method=method,
-            msg_id=_decode_id(msg_id, id_type),
-            id_type=id_type,
-            size=size,
-            raw="".join(parts),
-            diagnostics=json.loads(diags) if diags else [],
-            diag_count=n,
-            forced=bool(forced),
-            latency=latency,
-        )
+        return record_row(found, "".join(parts))
 
     def totals(self) -> tuple[int, int]:
         """(rows, highest seq): rows from the running summary, so both are instant at any size."""

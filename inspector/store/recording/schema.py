@@ -263,3 +263,17 @@ def encode_id(value: object) -> tuple[str | None, str | None]:
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value), "int"
     return json.dumps(value, separators=(",", ":"), default=repr), "json"
+
+
+def decode_id(text: str | None, id_type: str | None) -> int | str | None:
+    """``encode_id`` undone: the stored id back to its JSON type (``1`` and ``"1"`` differ; an id stored as other
+    JSON, which JSON-RPC does not allow, stays its text)."""
+    if text is None or id_type == "str":
+        return text
+    if id_type == "int":
+        return int(text)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, int | str) and not isinstance(value, bool) else text
