@@ -31,6 +31,9 @@ class ExitCode(IntEnum):
     """(Skills, not built yet)."""
     SKILL_UNVERIFIABLE = 9
     """(Skills, not built yet)."""
+    REGRESSION = 10
+    """Our own, above the official codes: ``--diff`` found a breaking change, ``--replay`` a response that no
+    longer matches the recording, ``--run`` a collection call whose assertions fail."""
     INTERRUPTED = 130
     """Interrupted by Ctrl-C."""
 
@@ -43,4 +46,5 @@ exit codes (as the official inspector CLI):
   4  server unreachable (connection refused, DNS, connect timeout)
   5  tool error: a result with isError: true, or an unknown tool
   6  --strict found problems (unportable tool schemas, protocol violations)
+  10 regression (ours): --diff found a breaking change, --replay a changed response, --run a failed assertion
   130 interrupted"""

@@ -1,0 +1,1 @@
+"""The window's regression views: "Compare with…", "Replay against…" and the Collections panel."""
