@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import sys
 
+from inspector.demo.command import FROZEN_DEMO_FLAG
+
 __all__ = ["main"]
 
 
@@ -20,10 +22,21 @@ def _split_cli_flag(argv: list[str]) -> tuple[bool, list[str]]:
     return False, argv
 
 
+def _wants_diff(argv: list[str]) -> bool:
+    """Whether ``--diff OLD NEW`` is among the options (before any ``--``): as
+    ``inspector.cli.snapshot_options.wants_diff``, without importing the CLI into the window's start."""
+    options = argv[: argv.index("--")] if "--" in argv else argv
+    return any(token == "--diff" or token.startswith("--diff=") for token in options)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == [FROZEN_DEMO_FLAG]:  # hidden: the frozen app's way to run the bundled demo server
+        from inspector.demo.__main__ import main as demo_main
+
+        return demo_main(args[1:])
     cli, rest = _split_cli_flag(args)
-    if cli:
+    if cli or _wants_diff(rest):  # --diff needs no window: a CLI command with or without --cli
         from inspector.cli.main import main as cli_main
 
         return cli_main(rest)

@@ -147,6 +147,16 @@ class CliOptions:
     """``--completion bash|zsh|fish``."""
     passed_to_server: list[str] = field(default_factory=list)
     """Unknown options after the server command, passed to the server (the CLI says so on stderr)."""
+    run_collection: str | None = None
+    """``--run COLLECTION``: run a collection of saved calls with assertions (inspector.regression)."""
+    junit_path: str | None = None
+    """``--junit FILE``: with --run, also write JUnit XML there."""
+    replay: str | None = None
+    """``--replay RECORDING``: send a recorded session's requests again and compare (inspector.regression)."""
+    ignore: tuple[str, ...] = ()
+    snapshot: bool = False
+    """``--snapshot``: write the server's surface snapshot (inspector.regression.snapshot)."""
+    """``--ignore JSONPATH``: with --replay, paths of the answers left out of the comparison."""
 
 
 def parse_pair(text: str, option: str) -> tuple[str, str]:
@@ -275,6 +285,23 @@ def parse_args(argv: list[str]) -> CliOptions:
         return opts
 
     # --- what to do ---
+    from inspector.cli.snapshot_options import snapshot_options
+
+    if snapshot_options(ns):
+        opts.snapshot = True
+        return opts
+    from inspector.cli.replay_options import replay_options
+
+    replaying = replay_options(ns)
+    if replaying is not None:
+        opts.replay, opts.ignore = replaying
+        return opts
+    from inspector.cli.collection_options import collection_options
+
+    collection_run = collection_options(ns)
+    if collection_run is not None:
+        opts.run_collection, opts.junit_path = collection_run
+        return opts
     opts.load = ns.load
     opts.probe = ns.probe
     given_bounds = [flag for flag in _LOAD_BOUNDS if getattr(ns, _attr(flag)) is not None]

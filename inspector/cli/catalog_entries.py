@@ -10,12 +10,12 @@ describes them for ``servers/show`` with every secret-looking value redacted.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from inspector.cli.errors import UsageError
+from inspector.demo.command import demo_command
 from inspector.protocol.methods import LOG_LEVELS
 
 __all__ = [
@@ -148,7 +148,7 @@ def with_inspector_fields(config: Mapping[str, Any], fields: Mapping[str, Any]) 
 
 def demo_target() -> list[str]:
     """The bundled demo server as a command line (``--demo``)."""
-    return [sys.executable, "-m", "inspector.demo"]
+    return demo_command()
 
 
 def target_config(

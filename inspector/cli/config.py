@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.cli.catalog_entries import PROTOCOL_ERAS, REMOTE_TYPES, entry_type
 from inspector.cli.catalog_file import CatalogDocument, catalog_path, load_json_file, read_catalog, read_config
 from inspector.cli.errors import UsageError
+from inspector.demo.command import demo_command
 
 if TYPE_CHECKING:
     from inspector.cli.args import CliOptions
@@ -95,7 +96,8 @@ class ServerTarget:
 
 def demo_server() -> ServerSpec:
     """The bundled demo server, run with this same interpreter."""
-    return ServerSpec(command=sys.executable, args=("-m", "inspector.demo"), name="demo")
+    command, *args = demo_command()
+    return ServerSpec(command=command, args=tuple(args), name="demo")
 
 
 def load_config_file(path: str) -> dict[str, Any]:

@@ -77,6 +77,18 @@ async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, ov
             from inspector.cli.probe import run_probe
 
             runner = run_probe
+        elif opts.snapshot:
+            from inspector.cli.snapshot_run import run_snapshot
+
+            runner = run_snapshot
+        elif opts.replay is not None:
+            from inspector.cli.replay import run_replay
+
+            runner = run_replay
+        elif opts.run_collection is not None:
+            from inspector.cli.collection_run import run_collection_cli
+
+            runner = run_collection_cli
         else:
             from inspector.cli.run import run_method, run_overview
 
@@ -127,6 +139,12 @@ def _guarded(opts: CliOptions, fmt: str, overview: bool = False) -> int:
 def main(argv: list[str] | None = None) -> int:
     """``mcp-inspect --cli ...``: returns the exit code (see ``inspector.cli.exitcodes``)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    from inspector.cli.snapshot_options import wants_diff
+
+    if wants_diff(args):  # needs no server: never parsed as a command line with a TARGET
+        from inspector.cli.diff_command import run_diff
+
+        return run_diff(args)
     fmt = sniff_format(args)
     try:
         opts = parse_args(args)

@@ -14,8 +14,11 @@ from typing import Any, Final, NoReturn
 
 from inspector.cli.auth_options import ENVIRONMENT_HELP as AUTH_ENVIRONMENT_HELP
 from inspector.cli.auth_options import add_auth_arguments
+from inspector.cli.collection_options import add_collection_arguments
 from inspector.cli.errors import UsageError
 from inspector.cli.exitcodes import EXIT_CODES_HELP
+from inspector.cli.replay_options import add_replay_arguments
+from inspector.cli.snapshot_options import add_snapshot_arguments
 from inspector.protocol.limits import DEFAULT_LIMITS, Limits
 from inspector.protocol.methods import LOG_LEVELS
 from inspector.protocol.versions import DEFAULT_VERSION as DEFAULT_PROTOCOL_VERSION
@@ -377,6 +380,9 @@ def _run_arguments(parser: argparse.ArgumentParser) -> None:
     load.add_argument(
         "--load-rate", type=positive_number("--load-rate"), metavar="N", help="start at most N calls a second"
     )
+    add_collection_arguments(parser)
+    add_replay_arguments(parser)
+    add_snapshot_arguments(parser)
 
 
 def _not_built_arguments(parser: argparse.ArgumentParser) -> None:

@@ -60,8 +60,9 @@ def language_for(mime_type: str | None, uri: str | None = None) -> str:
     return ""
 
 
-def highlight_html(text: str, language: str, *, dark: bool = False) -> str | None:
-    """``text`` as a ``<pre>`` of inline-styled HTML; None when the language is unknown or the text too big."""
+def highlight_html(text: str, language: str, *, dark: bool = False, style: str | None = None) -> str | None:
+    """``text`` as a ``<pre>`` of inline-styled HTML; None when the language is unknown or the text too big.
+    ``style``: a pygments style (the window's theme says which), else a light or a ``dark`` one."""
     if not language or len(text) > HIGHLIGHT_LIMIT or text.count("\n", 0, HIGHLIGHT_LIMIT) > HIGHLIGHT_LINE_LIMIT:
         return None
     from pygments import highlight
@@ -73,7 +74,7 @@ def highlight_html(text: str, language: str, *, dark: bool = False) -> str | Non
         lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
         return None
-    formatter = HtmlFormatter(noclasses=True, nobackground=True, style="monokai" if dark else "friendly")
+    formatter = HtmlFormatter(noclasses=True, nobackground=True, style=style or ("monokai" if dark else "friendly"))
     return str(highlight(text, lexer, formatter))
 
 

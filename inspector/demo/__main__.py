@@ -1,4 +1,5 @@
-"""``python -m inspector.demo [--http PORT | --sse PORT] [--era legacy|modern|both]`` — run the demo MCP server.
+"""``python -m inspector.demo [--http PORT | --sse PORT] [--era legacy|modern|both] [--variant standard|changed]``
+— run the demo MCP server.
 
 Serves stdio unless ``--http`` or ``--sse`` is given.
 """
@@ -14,6 +15,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from inspector.demo.eras import DEFAULT_ERA, ERAS
 from inspector.demo.server import build_server, run_http, run_sse, run_stdio
+from inspector.demo.variant_changed import DEFAULT_VARIANT, VARIANTS
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -39,6 +41,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "server/discover) or both (the client's first request decides; default); stdio and --http",
     )
     parser.add_argument(
+        "--variant",
+        choices=VARIANTS,
+        default=DEFAULT_VARIANT,
+        help="which build to serve: standard (default) or changed, a deliberately changed build for regression "
+        "tests (a tool renamed, a required argument added, ...; see inspector/demo/variant_changed.py)",
+    )
+    parser.add_argument(
         "--clock-interval", type=float, default=2.0, metavar="SECONDS", help="how often demo://clock changes"
     )
     args = parser.parse_args(argv)
@@ -57,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parse(argv)
     # The SDK flags logging/sampling/roots as deprecated in 2026-07-28; the demo uses them on purpose.
     warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
-    server = build_server(clock_interval=args.clock_interval)
+    server = build_server(clock_interval=args.clock_interval, variant=args.variant)
     try:
         if args.http is not None:
             anyio.run(

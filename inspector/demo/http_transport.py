@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from typing import Final
 
+from inspector.demo.command import demo_command
 from inspector.transports.base import (
     EventSink,
     StderrLine,
@@ -31,8 +31,10 @@ class DemoHttpTransport(ForwardingTransport):
     its stderr lines after the URL are forwarded as StderrLine events.
     """
 
-    def __init__(self, timeout: float = DEMO_URL_TIMEOUT) -> None:
+    def __init__(self, timeout: float = DEMO_URL_TIMEOUT, *, variant: str = "standard") -> None:
         self.timeout = timeout
+        self.variant = variant
+        """``--variant`` of the demo: ``standard`` or ``changed`` (:mod:`inspector.demo.variant_changed`)."""
         self.process: asyncio.subprocess.Process | None = None
         self.url: str | None = None
         self._inner: StreamableHttpTransport | None = None
@@ -43,7 +45,7 @@ class DemoHttpTransport(ForwardingTransport):
     def describe(self) -> str:
         if self._inner is not None:
             return self._inner.describe()
-        return f"{sys.executable} -m inspector.demo --http 0"
+        return " ".join(demo_command(*self._args()))
 
     async def start(self, sink: EventSink) -> None:
         if self._sink is not None or self._closed:
@@ -51,7 +53,7 @@ class DemoHttpTransport(ForwardingTransport):
         self._sink = sink
         try:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "inspector.demo", "--http", "0",
+                *demo_command(*self._args()),
                 stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
             )  # fmt: skip
         except OSError as exc:
@@ -70,6 +72,10 @@ class DemoHttpTransport(ForwardingTransport):
         except BaseException:
             await self._stop_process()
             raise
+
+    def _args(self) -> list[str]:
+        variant = [] if self.variant == "standard" else ["--variant", self.variant]
+        return ["--http", "0", *variant]
 
     async def _read_url(self) -> str:
         assert self.process is not None and self.process.stderr is not None

@@ -20,18 +20,25 @@ from mcp.shared.message import SessionMessage
 
 from inspector.demo.eras import DEFAULT_ERA, Era, serve_streams
 from inspector.demo.server import SERVER_NAME, build_server
+from inspector.demo.variant_changed import DEFAULT_VARIANT, Variant
 from inspector.transports.memory import MemoryPipe, MemoryTransport
 
 __all__ = ["demo_transport", "serve_in_memory"]
 
 
-def demo_transport(era: Era = DEFAULT_ERA, *, clock_interval: float = 2.0) -> MemoryTransport:
-    """A transport to the demo server running in this event loop, answering ``era`` (as ``--era``)."""
+def demo_transport(
+    era: Era = DEFAULT_ERA, *, clock_interval: float = 2.0, variant: Variant = DEFAULT_VARIANT
+) -> MemoryTransport:
+    """A transport to the demo server running in this event loop, answering ``era`` (as ``--era``); ``variant``
+    as ``--variant`` (``"changed"``: the deliberately changed build)."""
 
     async def serve(pipe: MemoryPipe) -> None:
-        await serve_in_memory(build_server(clock_interval=clock_interval, stderr=pipe.stderr), pipe, era)
+        server = build_server(clock_interval=clock_interval, stderr=pipe.stderr, variant=variant)
+        await serve_in_memory(server, pipe, era)
 
     suffix = "" if era == DEFAULT_ERA else f" --era {era}"
+    if variant != DEFAULT_VARIANT:
+        suffix += f" --variant {variant}"
     return MemoryTransport(serve, label=f"{SERVER_NAME} (in memory){suffix}")
 
 

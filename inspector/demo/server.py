@@ -48,6 +48,7 @@ from inspector.demo.tools_content import register_content_tools
 from inspector.demo.tools_headers import build_header_tools, register_header_tools
 from inspector.demo.tools_interactive import register_interactive_tools
 from inspector.demo.tools_tasks import build_task_tools
+from inspector.demo.variant_changed import DEFAULT_VARIANT, Variant, apply_variant
 
 __all__ = ["CACHE_HINTS", "INSTRUCTIONS", "SERVER_NAME", "build_server", "run_http", "run_sse", "run_stdio"]
 
@@ -101,9 +102,13 @@ CACHE_HINTS: dict[CacheableMethod, CacheHint] = {
 
 
 def build_server(
-    *, clock_interval: float = 2.0, stderr: Callable[[str], None] = print_to_stderr
+    *,
+    clock_interval: float = 2.0,
+    stderr: Callable[[str], None] = print_to_stderr,
+    variant: Variant = DEFAULT_VARIANT,
 ) -> MCPServer[DemoState]:
-    """A fresh, fully registered demo server (state is per server instance); ``stderr`` takes its stderr lines."""
+    """A fresh, fully registered demo server (state is per server instance); ``stderr`` takes its stderr lines;
+    ``variant="changed"`` is the deliberately changed build (:mod:`inspector.demo.variant_changed`)."""
     state = DemoState(clock_interval=clock_interval, stderr=stderr)
     jobs = build_task_tools()
 
@@ -142,6 +147,7 @@ def build_server(
     register_resources(server, state)
     register_prompts(server)
     _install_lowlevel_handlers(server, state)
+    apply_variant(server, variant)
     return server
 
 

@@ -12,6 +12,9 @@ Formats (one lenient parser reads them all; the format only changes defaults and
   the reference is kept and the entry lists it in ``needs_input`` (a ``password`` input makes the
   variable or header secret). ``envFile`` is noted, not read. ``${workspaceFolder}`` is expanded when
   the file sits in ``<folder>/.vscode/``. Comments and trailing commas (JSONC) are accepted.
+- Claude Code ``~/.claude.json``: the user's ``mcpServers`` and each project's
+  (``projects.<folder>.mcpServers``, named ``NAME (folder)`` when the name is taken); a project's ``.mcp.json``
+  is a plain ``mcpServers`` file. Entries have ``type`` (``stdio``/``http``/``sse``) as above.
 - The official inspector's catalog ``~/.mcp-inspector/mcp.json``: ``mcpServers`` with ``type``
   (``stdio``/``http``/``sse``), ``url``, ``headers``, ``cwd``, plus ``roots``, ``requestTimeout``
   (ms) and ``oauth`` (``clientId``, ``clientSecret``, ``scopes``), which are imported too.
@@ -65,10 +68,11 @@ __all__ = [
     "strip_jsonc",
 ]
 
-ImportFormat = Literal["auto", "claude", "cursor", "vscode", "inspector", "mcpServers"]
+ImportFormat = Literal["auto", "claude", "claude-code", "cursor", "vscode", "inspector", "mcpServers"]
 
 FORMAT_LABELS: Final[dict[str, str]] = {
     "claude": "Claude Desktop",
+    "claude-code": "Claude Code",
     "cursor": "Cursor",
     "vscode": "VS Code",
     "inspector": "MCP Inspector catalog",
@@ -234,6 +238,8 @@ def detect_format(data: Any, path: Path | None = None) -> str:
         name, parent = path.name.lower(), path.parent.name.lower()
         if name == "claude_desktop_config.json":
             return "claude"
+        if name == ".claude.json":
+            return "claude-code"
         if parent == ".cursor":
             return "cursor"
         if parent == ".mcp-inspector":
@@ -294,6 +300,8 @@ def parse_config_data(
         return result
     fmt = detect_format(data, path) if format == "auto" else format
     result.format = fmt
+    if fmt == "claude-code":
+        return _claude_code(data, source, path, result)
     container, prefix = data, ""
     if fmt == "vscode" and "servers" not in data and isinstance(data.get("mcp"), dict):
         container, prefix = data["mcp"], "mcp."
@@ -318,6 +326,40 @@ def parse_config_data(
             result.entries.append(_parse_entry(str(name), entry, entry_where, context))
         except _ShapeError as exc:
             result.errors.append(f"{source}: {exc}")
+    return result
+
+
+def _claude_code(data: dict[str, Any], source: str, path: Path | None, result: ImportResult) -> ImportResult:
+    """Claude Code: the file's ``mcpServers``, then each project's (``projects.<folder>.mcpServers``)."""
+    groups: list[tuple[str, Any, Path | None, str]] = [("mcpServers", data.get("mcpServers"), path, "")]
+    projects = data.get("projects")
+    if isinstance(projects, dict):
+        for folder, project in projects.items():
+            if isinstance(project, dict) and project.get("mcpServers") is not None:
+                where = f"projects[{json.dumps(folder)}].mcpServers"
+                groups.append((where, project["mcpServers"], Path(folder) / ".mcp.json", str(folder)))
+    taken: set[str] = set()
+    for where, servers, context_path, folder in groups:
+        if servers is None:
+            continue
+        if not isinstance(servers, dict):
+            result.errors.append(f"{source}: {where}: expected an object of servers, got {json_type_phrase(servers)}")
+            continue
+        context = _Context("claude-code", context_path, {})
+        for name, entry in servers.items():
+            try:
+                parsed = _parse_entry(str(name), entry, f"{where}.{name}", context)
+            except _ShapeError as exc:
+                result.errors.append(f"{source}: {exc}")
+                continue
+            if folder:
+                parsed.warnings.insert(0, f"from the project {folder}")
+                if parsed.name in taken:
+                    parsed.name = parsed.profile.name = f"{parsed.name} ({Path(folder).name or folder})"
+            taken.add(parsed.name)
+            result.entries.append(parsed)
+    if not result.entries and not result.errors:
+        result.errors.append(f'{source}: no servers in "mcpServers" or in any project\'s "mcpServers"')
     return result
 
 

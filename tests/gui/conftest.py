@@ -51,6 +51,7 @@ from inspector.store.recording import Recording  # noqa: E402
 from inspector.transports.base import Transport  # noqa: E402
 from inspector.ui.connection.controller import ConnectionController, ConnectionSettings, ConnectionState  # noqa: E402
 from inspector.ui.log import LogPanel  # noqa: E402
+from inspector.ui.widgets.theme import restore_look  # noqa: E402
 from inspector.ui.window import profile_bridge  # noqa: E402
 from inspector.ui.window.app import finish_event_loop, new_event_loop  # noqa: E402
 from inspector.ui.window.main_window import MainWindow  # noqa: E402
@@ -117,6 +118,14 @@ def qasync_loop(qapp: QApplication, qtbot: QtBot) -> Iterator[AsyncRunner]:
         # collect the closed loop's Qt timers here, on the GUI thread (not later on a helper thread)
         gc.collect()
         asyncio.set_event_loop(None)
+
+
+@pytest.fixture(autouse=True)
+def _restore_the_look() -> Iterator[None]:
+    """Each test starts with the application's own look: a window applies its saved theme and font size to the
+    whole (shared) application."""
+    yield
+    restore_look()
 
 
 @pytest.fixture(autouse=True)

@@ -102,6 +102,6 @@ def test_prompt_and_resource_descriptions_render_markdown(qtbot: QtBot) -> None:
 
 
 def test_images_become_links() -> None:
-    assert markdown_without_images("a ![logo](http://h/x.png) b") == "a [🖼 logo](http://h/x.png) b"
-    assert markdown_without_images('![](<http://h/x.png> "t")') == "[🖼 image](http://h/x.png)"
+    assert markdown_without_images("a ![logo](http://h/x.png) b") == "a [Image: logo](http://h/x.png) b"
+    assert markdown_without_images('![](<http://h/x.png> "t")') == "[Image](http://h/x.png)"
     assert markdown_without_images("no images [link](http://h)") == "no images [link](http://h)"

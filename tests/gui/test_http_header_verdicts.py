@@ -19,10 +19,11 @@ from inspector.store.profiles import Header, HttpSettings, Profile, ProfileStore
 from inspector.store.recording import RecordFilter
 from inspector.ui.log import LogPanel
 from inspector.ui.viewers import ResultState
+from inspector.ui.widgets.theme_colours import LIGHT
 from inspector.ui.window.connection_tab import ConnectionTab
 
-FAIL = QColor("#dc2626")
-PASS = QColor("#16a34a")
+FAIL = QColor(LIGHT.error_fg)  # the light theme's (the window follows the system: light when it says nothing)
+PASS = QColor(LIGHT.ok_fg)
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,10 @@ from inspector.ui.explore.common.task_book import TaskOutcome
 from inspector.ui.explore.tasks.model import COLUMNS
 from inspector.ui.explore.tasks.panel import TasksPanel
 from inspector.ui.viewers import ResultState
+from inspector.ui.widgets.theme_colours import LIGHT
 
-GREEN = QColor("#2e7d32")
-AMBER = QColor("#8a6d00")
+GREEN = QColor(LIGHT.ok_fg)  # the light theme's (the window's theme follows the system: light when it says nothing)
+AMBER = QColor(LIGHT.warning_fg)
 
 
 def test_screenshot(

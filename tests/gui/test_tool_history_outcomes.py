@@ -10,10 +10,11 @@ from typing import Any
 
 from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
 from pytestqt.qtbot import QtBot
 
 from inspector.store.history import ArgumentHistory, HistoryEntry
-from inspector.ui.explore.catalog.model import HistoryModel
+from inspector.ui.explore.catalog.model import HistoryModel, outcome_icon
 from inspector.ui.explore.tools.page import ToolPage
 from inspector.ui.viewers import ResultState
 
@@ -42,11 +43,11 @@ def test_history_rows_show_date_outcome_and_duration(
     echo = tool_page(tab, "echo")
     assert _run(qtbot, qasync_loop, echo, {"message": "hello"}) is ResultState.SUCCESS
     (row,) = _rows(echo)
-    assert row.startswith(today) and "✓ ok · " in row and " ms" in row and '"hello"' in row
+    assert row.startswith(today) and "  ·  ok · " in row and " ms" in row and '"hello"' in row
 
     failing = tool_page(tab, "business_error")
     assert _run(qtbot, qasync_loop, failing, {"reason": "Insufficient funds"}) is ResultState.TOOL_ERROR
-    assert "✗ isError · " in _rows(failing)[0]
+    assert "  ·  isError · " in _rows(failing)[0]
 
     protocol = tool_page(tab, "protocol_error")
     assert _run(qtbot, qasync_loop, protocol, {"code": -32602, "message": "nope"}) is ResultState.PROTOCOL_ERROR
@@ -79,6 +80,17 @@ def test_old_entries_without_outcome_and_the_model(qtbot: QtBot, qtmodeltester: 
     assert "timed out · 1 min 00 s" in rows[0]
     assert rows[1].startswith(datetime.datetime.fromtimestamp(1700000000.0).strftime("%b %d %H:%M:%S"))
     assert "no outcome recorded" in rows[1] and '{"a": 1}' in rows[1]
-    assert "⚠ failed" in rows[2]
+    assert "  ·  failed" in rows[2]
+    # the outcome is marked by an icon of the set (resources/icons/ui), in the outcome's tone: no glyph
+    assert [outcome_icon(model.entry(row).outcome) for row in range(3)] == [  # type: ignore[union-attr]
+        ("clock", "warning"),
+        None,
+        ("warning", "error"),
+    ]
+    assert outcome_icon("ok") == ("check", "ok") and outcome_icon("error -32602") == ("warning", "error")
+    icon = model.data(model.index(0, 0), Qt.ItemDataRole.DecorationRole)
+    assert isinstance(icon, QIcon) and not icon.isNull()
+    assert model.data(model.index(1, 0), Qt.ItemDataRole.DecorationRole) is None
+    assert not any(mark in row for row in rows for mark in "✓✗⚠⊘⏱")
     assert model.data(model.index(2, 0), Qt.ItemDataRole.ForegroundRole) is not None
     assert model.data(model.index(1, 0), Qt.ItemDataRole.ForegroundRole) is None

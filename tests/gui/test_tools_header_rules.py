@@ -68,7 +68,11 @@ def test_a_dropped_tool_is_listed_struck_through_with_the_reason_and_cannot_be_r
     delegate = view.itemDelegate()
     assert isinstance(delegate, CatalogDelegate)
     layout = delegate.row_layout(broken, view.visualRect(index), view.font())
-    assert layout.description.startswith("✗ dropped by the client")  # the reason replaces the description line
+    assert layout.description.startswith("dropped by the client")  # the reason replaces the description line
+    assert layout.mark == ("error", "error") and layout.mark_rect is not None  # marked by the error icon
+    assert layout.mark_rect.right() < layout.description_rect.left() and layout.mark_rect.left() >= 0
+    plain = model.find("echo")
+    assert plain is not None and delegate.row_layout(plain, view.visualRect(echo), view.font()).mark is None
 
     page = tool_page(tab, "broken")
     assert not page.run_button.isEnabled()

@@ -172,7 +172,8 @@ def test_canned_replies_that_cannot_be_saved_say_so(kind: str, tmp_path: Path, q
     picker.show()
     assert picker.save_as("always ok") is not None
     assert picker.note_label.isVisible()
-    assert picker.note_label.text() == f"⚠ Kept for this session only: cannot write {where}: {os.strerror(code)}"
+    assert picker.note_label.text() == f"Kept for this session only: cannot write {where}: {os.strerror(code)}"
+    assert picker.note_label.property("icon_name") == "warning"  # an icon of the set marks it, not a glyph
     assert picker.combo.findData("always ok") > 0  # usable for the rest of the session
 
 
@@ -188,5 +189,6 @@ def test_argument_history_that_cannot_be_saved_says_so(kind: str, tmp_path: Path
     pane.reload()
     assert pane.model.rowCount() == 1 and pane.save_note.isVisible()
     assert pane.save_note.text() == (
-        f"⚠ Argument history kept for this session only: cannot write {where}: {os.strerror(code)}"
+        f"Argument history kept for this session only: cannot write {where}: {os.strerror(code)}"
     )
+    assert pane.save_note.property("icon_name") == "warning"

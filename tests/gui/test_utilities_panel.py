@@ -14,6 +14,7 @@ from typing import Any
 
 from guikit import MISBEHAVING, AsyncRunner, MakeController
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -218,5 +219,10 @@ def test_server_log_model_with_100k_entries(qtbot: QtBot, qtmodeltester: ModelTe
     for i in range(50):
         small.append(parse_log_message({"level": "bogus" if i == 3 else "info", "data": i}, small.next_seq()))
     small.flush()
-    assert small.index(3, LogColumn.LEVEL).data() == "bogus ⚠"
+    assert small.index(3, LogColumn.LEVEL).data() == "bogus"
+    # the problem is marked by the warning icon of the UI's set (no glyph), and explained in the tooltip
+    marked = small.index(3, LogColumn.LEVEL).data(Qt.ItemDataRole.DecorationRole)
+    assert isinstance(marked, QIcon) and not marked.isNull()
+    assert small.index(2, LogColumn.LEVEL).data(Qt.ItemDataRole.DecorationRole) is None
+    assert "Problem: " in small.index(3, LogColumn.LEVEL).data(Qt.ItemDataRole.ToolTipRole)
     qtmodeltester.check(small)

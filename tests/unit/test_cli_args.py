@@ -290,7 +290,7 @@ def test_readme_documents_every_flag_and_exit_code() -> None:
     from inspector.cli.exitcodes import ExitCode
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    cli = readme[readme.index("## The headless CLI") : readme.index("## Layout")]
+    cli = readme[readme.index("## CLI reference") : readme.index("## Layout")]
     missing = [flag for flag in option_arity() if flag not in ("--cli", "-h") and f"`{flag}" not in cli]
     assert missing == []
     for code in ExitCode:

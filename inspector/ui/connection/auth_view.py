@@ -11,7 +11,7 @@ module) and details. "Clear stored authorization" forgets the server's tokens an
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor
@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from inspector.ui.widgets.style import tones
+
 if TYPE_CHECKING:
     from inspector.auth import AuthStep
 
 __all__ = ["AuthStepFeed", "AuthView"]
-
-STATUS_COLORS: Final = {"running": "#d08c00", "ok": "#2e9d4f", "failed": "#c62828", "info": "#5a6ea0"}
 
 
 class AuthStepFeed(QObject):
@@ -78,6 +78,7 @@ class AuthView(QWidget):
         top.addWidget(self.clear_button)
 
         self.step_tree = QTreeWidget()
+        self.step_tree.setAccessibleName("Authorization steps")
         self.step_tree.setHeaderLabels(["#", "Step", "Status", "Summary"])
         self.step_tree.setRootIsDecorated(False)
         self.step_tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -87,6 +88,7 @@ class AuthView(QWidget):
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
 
         self.exchange_tree = QTreeWidget()
+        self.exchange_tree.setAccessibleName("Authorization HTTP exchanges")
         self.exchange_tree.setHeaderLabels(["Method", "URL", "Status", "Time"])
         self.exchange_tree.header().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.detail_label = QLabel()
@@ -157,7 +159,9 @@ class AuthView(QWidget):
         item.setText(1, str(step.kind))
         item.setText(2, status)
         item.setText(3, step.summary + (f" — {step.error}" if step.error else ""))
-        item.setForeground(2, QColor(STATUS_COLORS.get(status, "#8a8a8a")))
+        t = tones()
+        colours = {"running": t.connecting, "ok": t.ok_fg, "failed": t.error_fg, "info": t.info_fg}
+        item.setForeground(2, QColor(colours.get(status, t.muted)))
         item.setToolTip(3, step.error or step.summary)
         if self.step_tree.currentItem() is None:
             self.step_tree.setCurrentItem(item)

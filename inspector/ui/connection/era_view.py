@@ -34,7 +34,8 @@ from inspector.content.era_summary import EraSummary, cache_rows, summarize_era
 from inspector.protocol.versions import Era, EraChoice
 from inspector.ui.connection.controller import ConnectionController, live_connection
 from inspector.ui.viewers.json_view import JsonTreeView
-from inspector.ui.widgets.style import tone_colors, tones
+from inspector.ui.widgets.style import Tones, tone_colors, tones
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["CACHE_HEADERS", "EraSection", "choice_of_reason"]
 
@@ -102,6 +103,7 @@ class EraSection(QWidget):
 
         self.cache_title = QLabel("<b>Cached results</b> (ttlMs / cacheScope)")
         self.cache_tree = QTreeWidget()
+        self.cache_tree.setAccessibleName("Cached results")
         self.cache_tree.setColumnCount(len(CACHE_HEADERS))
         self.cache_tree.setHeaderLabels(list(CACHE_HEADERS))
         self.cache_tree.setRootIsDecorated(False)
@@ -149,13 +151,17 @@ class EraSection(QWidget):
         summary = self.summary = summarize_era(server, choice, fallback)
         modern = summary.era is Era.MODERN
         tone = "info" if modern else "neutral"
-        fg, bg, border = tone_colors(tones(self), tone)
         self.era_label.setText(summary.label)
         self.era_label.setProperty("tone", tone)
-        self.era_label.setStyleSheet(
-            f"QLabel#eraLabel {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
-            " padding: 2px 8px; font-weight: 600; }"
-        )
+
+        def build(t: Tones) -> str:
+            fg, bg, border = tone_colors(t, tone)
+            return (
+                f"QLabel#eraLabel {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
+                " padding: 2px 8px; font-weight: 600; }"
+            )
+
+        themed_style(self.era_label, build)
         self.era_label.setToolTip(server.era_reason)
         self.why_label.setText(summary.why)
         self.why_label.setToolTip(f"What the engine recorded: {server.era_reason}")

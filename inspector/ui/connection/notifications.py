@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 
 from inspector.content.notifications import STANDARD, NotificationEntry, NotificationLog
 from inspector.protocol.events import NotificationReceived
-from inspector.ui.widgets.style import monospace_font, tones
+from inspector.ui.widgets.style import monospace_font
+from inspector.ui.widgets.theme import themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["NotificationModel", "NotificationsView"]
@@ -119,17 +120,20 @@ class NotificationsView(QWidget):
         super().__init__(parent)
         self.log = NotificationLog()
         self.model = NotificationModel(self.log, self)
-        t = tones(self)
         self.methods = QListWidget(self)
+        self.methods.setAccessibleName("Notification methods")
         self.methods.setMinimumWidth(240)
         self.methods.setSpacing(1)
         self.search = QLineEdit(self)
+        self.search.setAccessibleName("Search notifications")
         self.search.setPlaceholderText("Filter by method or payload text…")
         self.search.setClearButtonEnabled(True)
         self.clear_button = QPushButton("Clear", self)
         self.count_label = QLabel(self)
-        self.count_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.count_label, lambda t: f"color: {t.muted};")
         self.table = QTableView(self)
+        self.table.setAccessibleName("Notifications")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
@@ -141,6 +145,7 @@ class NotificationsView(QWidget):
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self.detail = QPlainTextEdit(self)
+        self.detail.setAccessibleName("Notification detail")
         self.detail.setReadOnly(True)
         self.detail.setFont(monospace_font())
         self.detail.setPlaceholderText("Select a notification to see its payload")

@@ -33,6 +33,7 @@ from inspector.content.media import decode_data_uri
 from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.connection.era_view import EraSection
 from inspector.ui.widgets.desktop import is_web_url, open_web_url
+from inspector.ui.widgets.style import tones
 
 __all__ = ["OverviewPanel"]
 
@@ -53,7 +54,7 @@ def _placeholder(letter: str, size: int, color: QColor) -> QPixmap:
     font.setBold(True)
     font.setPixelSize(int(size * 0.5))
     painter.setFont(font)
-    painter.setPen(QColor("white"))
+    painter.setPen(QColor(tones().highlight_text))
     painter.drawText(QRectF(0, 0, size, size), Qt.AlignmentFlag.AlignCenter, (letter or "?")[:1].upper())
     painter.end()
     return pixmap
@@ -105,7 +106,7 @@ def _fill(parent: QTreeWidget | QTreeWidgetItem, server: Any, client: Any) -> No
         item = QTreeWidgetItem([key, _cell(s), _cell(c)])
         for column, value in ((1, s), (2, c)):
             if value is _MISSING:
-                item.setForeground(column, QColor(128, 128, 128))
+                item.setForeground(column, QColor(tones().muted))
         if isinstance(parent, QTreeWidget):
             parent.addTopLevelItem(item)
         else:
@@ -186,6 +187,7 @@ class OverviewPanel(QWidget):
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
         self.capabilities_tree = QTreeWidget()
+        self.capabilities_tree.setAccessibleName("Capabilities")
         self.capabilities_tree.setColumnCount(3)
         self.capabilities_tree.setHeaderLabels(["Capability", "Server declares", "Client declares"])
         self.capabilities_tree.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
@@ -196,6 +198,7 @@ class OverviewPanel(QWidget):
         caps_title = QLabel("<b>Capabilities</b>")
 
         self.instructions_view = _InstructionsView()
+        self.instructions_view.setAccessibleName("Server instructions")
         self.instructions_view.setOpenLinks(False)
         self.instructions_view.anchorClicked.connect(lambda url: open_web_url(url.toString()))
         instr_title = QLabel("<b>Instructions</b>")

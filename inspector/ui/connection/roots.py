@@ -32,7 +32,7 @@ from inspector.client.errors import ClientError
 from inspector.protocol.capabilities import has_capability
 from inspector.store.profiles.sections import Root
 from inspector.ui.connection.controller import ConnectionController, ConnectionState, live_connection
-from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["ConnectionRootsPanel", "RootsEditor", "RootsHolder", "folder_root"]
@@ -61,6 +61,7 @@ class RootsEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.table = QTableWidget(0, 2, self)
+        self.table.setAccessibleName("Roots")
         self.table.setHorizontalHeaderLabels(["URI", "Name"])
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
@@ -162,14 +163,13 @@ class ConnectionRootsPanel(QWidget):
         self.controller = controller
         self.notifications_sent = 0
         self._tasks: set[asyncio.Task[None]] = set()
-        t = tones(self)
         self.intro = QLabel(self)
         self.intro.setWordWrap(True)
         self.set_saved(True)
         self.editor = RootsEditor(self)
         self.status_label = QLabel(self)
         self.status_label.setWordWrap(True)
-        self.status_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.status_label, lambda t: f"color: {t.muted};")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.addWidget(self.intro)

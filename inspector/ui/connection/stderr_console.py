@@ -32,6 +32,7 @@ class StderrConsole(QWidget):
         self._pending: list[str] = []
         self._count = 0
         self.text = QPlainTextEdit(self)
+        self.text.setAccessibleName("Server stderr")
         self.text.setReadOnly(True)
         self.text.setUndoRedoEnabled(False)
         self.text.setMaximumBlockCount(max_lines)

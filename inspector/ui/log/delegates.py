@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem,
 
 from inspector.ui.log.model import LogTableModel, SeverityRole
 from inspector.ui.log.palette import severity_colour
+from inspector.ui.widgets.style import tones
 
 __all__ = ["BadgeDelegate", "CellDelegate"]
 
@@ -95,7 +96,7 @@ class BadgeDelegate(CellDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         painter.drawRoundedRect(pill, height / 2, height / 2)
-        painter.setPen(QColor("white"))
+        painter.setPen(QColor(tones().on_state))
         font = painter.font()
         font.setBold(True)
         painter.setFont(font)

@@ -46,7 +46,7 @@ from inspector.ui.log.payload_viewer import PayloadViewer, prepare_tree_view, sh
 from inspector.ui.log.rounds import RoundsView
 from inspector.ui.log.worker import RecordingWorker
 from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
-from inspector.ui.widgets.style import is_dark
+from inspector.ui.widgets.style import tones
 
 __all__ = ["TEXT_LIMIT", "DetailPane"]
 
@@ -106,12 +106,14 @@ class DetailPane(QWidget):
             bar.addWidget(b)
 
         self.text = QPlainTextEdit(self)
+        self.text.setAccessibleName("Message as text")
         self.text.setReadOnly(True)
         self.text.setUndoRedoEnabled(False)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.highlighter = LazyHighlighter(self.text)
         self.tree = prepare_tree_view(QTreeView(self))
+        self.tree.setAccessibleName("Message as a tree")
         self.placeholder = QLabel("Select a message to see its payload.", self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setEnabled(False)
@@ -120,6 +122,7 @@ class DetailPane(QWidget):
             self.stack.addWidget(page)
 
         self.diagnostics = QTreeWidget(self)
+        self.diagnostics.setAccessibleName("Diagnostics of the message")
         self.diagnostics.setHeaderLabels(["Severity", "Code", "Message", "Path"])
         self.diagnostics.setRootIsDecorated(False)
         self.diagnostics.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -283,9 +286,9 @@ class DetailPane(QWidget):
         if row.latency is not None:
             parts.append(f"latency {human_duration(row.latency)}")
         if row.forced:
-            parts.append('<span style="color:#d97706">forced</span>')
+            parts.append(f'<span style="color:{tones().warning_fg}">forced</span>')
         parts.append(row.time.astimezone().strftime("%Y-%m-%d %H:%M:%S.%f")[:-3])
-        parts.append(f'<span style="color:gray">#{row.seq}</span>')
+        parts.append(f'<span style="color:{tones().muted}">#{row.seq}</span>')
         return " · ".join(parts)
 
     def _fill_diagnostics(self, row: RecordRow) -> None:
@@ -345,7 +348,7 @@ class DetailPane(QWidget):
     def _show_tree(self, text: str) -> None:
         self._doc = LazyJson(text)
         driver = JsonScanDriver(self._doc, self)
-        self._tree_model = JsonTreeModel(parent=self, driver=driver, dark=is_dark(self))
+        self._tree_model = JsonTreeModel(parent=self, driver=driver)
         self._tree_model.failed.connect(lambda msg: self._set_note(f"Not well-formed JSON: {msg}"))
         driver.progressed.connect(self._on_scan_progress)
         driver.finished.connect(self._on_scan_progress)

@@ -11,6 +11,8 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QMenu, 
 
 from inspector.protocol.wire import Kind
 from inspector.store.recording import RecordFilter
+from inspector.ui.widgets.mark_label import MarkLabel
+from inspector.ui.widgets.resources import icon_button
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["KIND_LABELS", "SEARCH_DEBOUNCE_MS", "FilterBar", "describe_filter"]
@@ -114,6 +116,7 @@ class FilterBar(QWidget):
         self.kinds_button.setMenu(menu)
 
         self.direction_combo = QComboBox(self)
+        self.direction_combo.setAccessibleName("Direction")
         self.direction_combo.addItem("Both directions", None)
         self.direction_combo.addItem("→ Client to server", "out")
         self.direction_combo.addItem("← Server to client", "in")
@@ -125,6 +128,7 @@ class FilterBar(QWidget):
 
         self.search_edit = QLineEdit(self)
         self.search_edit.setPlaceholderText("Search payloads…")
+        self.search_edit.setAccessibleName("Search the log's payloads")
         self.search_edit.setClearButtonEnabled(True)
         self.search_edit.setToolTip(
             "Full-text search over payloads: every word must occur (word prefixes match, case-insensitive)"
@@ -133,10 +137,13 @@ class FilterBar(QWidget):
         self._debounce = coalescer(self, SEARCH_DEBOUNCE_MS, self._changed)
         self.search_edit.textChanged.connect(lambda _text: self._debounce.start())
         self.search_edit.returnPressed.connect(self._search_now)
-        QShortcut(QKeySequence.StandardKey.Find, self, self.focus_search)
+        find = QShortcut(QKeySequence.StandardKey.Find, self, self.focus_search)
+        find.setWhatsThis("Search the log (in the log)")  # listed in Help → Keyboard shortcuts
 
         self.diagnostics_button = QToolButton(self)
-        self.diagnostics_button.setText("⚠ Diagnostics only")
+        self.diagnostics_button.setText("Diagnostics only")
+        icon_button(self.diagnostics_button, "warning", "diagnostic")
+        self.diagnostics_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.diagnostics_button.setCheckable(True)
         self.diagnostics_button.setToolTip("Show only frames with protocol diagnostics")
         self.diagnostics_button.toggled.connect(self._changed)
@@ -147,7 +154,7 @@ class FilterBar(QWidget):
         self.reset_button.setAutoRaise(True)
         self.reset_button.clicked.connect(self.reset)
 
-        self.count_label = QLabel(self)
+        self.count_label = MarkLabel(mark=None, parent=self)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.count_label.setMinimumWidth(160)
 
@@ -288,8 +295,10 @@ class FilterBar(QWidget):
 
     def set_counts(self, shown: int, total: int, *, building: bool = False, error: str | None = None) -> None:
         if error:
-            self.count_label.setText(f"⚠ {error}")
+            self.count_label.set_mark("warning", "warning")
+            self.count_label.setText(error)
             return
+        self.count_label.set_mark(None)
         filtered = not self.current_filter().is_empty()
         if building:
             self.count_label.setText(f"Filtering… {shown:,} of {total:,}")

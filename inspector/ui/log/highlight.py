@@ -19,8 +19,6 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QGuiApplication,
-    QPalette,
     QTextBlock,
     QTextCharFormat,
     QTextCursor,
@@ -29,17 +27,19 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
 
+from inspector.ui.widgets.style import DARK, LIGHT, tones
+from inspector.ui.widgets.theme import theme_manager
+from inspector.ui.widgets.theme_colours import translucent
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["DARK_STYLE", "LIGHT_STYLE", "LazyHighlighter", "TokenFormats", "mark_lines"]
 
-LIGHT_STYLE: Final = "lovelace"
-DARK_STYLE: Final = "one-dark"
+LIGHT_STYLE: Final = LIGHT.log_style
+DARK_STYLE: Final = DARK.log_style
 _DONE: Final = 1
 _MAX_LINE: Final = 2000
 """Only the first characters of a very long line are coloured."""
 _MAX_MARKED_LINES: Final = 5000
-_MARK: Final = "#f59e0b"
 
 
 class TokenFormats:
@@ -47,8 +47,7 @@ class TokenFormats:
 
     def __init__(self, style_name: str | None = None) -> None:
         if style_name is None:
-            dark = QGuiApplication.palette().color(QPalette.ColorRole.Base).lightness() < 128
-            style_name = DARK_STYLE if dark else LIGHT_STYLE
+            style_name = tones().log_style
         self._style = get_style_by_name(style_name)
         self._cache: dict[_TokenType, QTextCharFormat | None] = {}
 
@@ -60,7 +59,7 @@ class TokenFormats:
         if spec.get("color") or spec.get("bold") or spec.get("italic"):
             fmt = QTextCharFormat()
             if spec.get("color"):
-                fmt.setForeground(QColor("#" + spec["color"]))
+                fmt.setForeground(QColor(f"#{spec['color']}"))
             if spec.get("bold"):
                 fmt.setFontWeight(QFont.Weight.Bold)
             if spec.get("italic"):
@@ -86,6 +85,17 @@ class LazyHighlighter(QObject):
         editor.verticalScrollBar().valueChanged.connect(self.schedule)
         editor.document().contentsChanged.connect(self.schedule)
         editor.viewport().installEventFilter(self)
+        theme_manager().changed.connect(self.retheme)
+
+    def retheme(self) -> None:
+        """The theme changed: the text's colours from its style, every block coloured again (those on screen now)."""
+        self._formats = TokenFormats()
+        block = self._editor.document().firstBlock()
+        while block.isValid():
+            if block.userState() == _DONE:
+                block.setUserState(-1)
+            block = block.next()
+        self.schedule()
 
     def set_enabled(self, enabled: bool) -> None:
         self._enabled = enabled
@@ -153,8 +163,7 @@ class LazyHighlighter(QObject):
 
 def mark_lines(editor: QPlainTextEdit, first: int, last: int) -> QTextBlock:
     """Tint lines ``first..last`` (0-based, full width) with extra selections; returns the first block."""
-    colour = QColor(_MARK)
-    colour.setAlpha(70)
+    colour = translucent(tones().mark, 70)
     selections: list[QTextEdit.ExtraSelection] = []
     block = start = editor.document().findBlockByNumber(first)
     while block.isValid() and block.blockNumber() <= min(last, first + _MAX_MARKED_LINES):

@@ -21,12 +21,12 @@ from inspector.content.plural import plural
 from inspector.protocol.mcp_headers import HeaderParams
 from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import RecordFilter, Recording, RecordRow
+from inspector.ui.widgets.style import tones
 
 __all__ = ["HttpHeaderVerdicts", "exchange_and_request"]
 
 MAX_ROWS: Final = 8
 _MARKS: Final = {"pass": "✓ pass", "fail": "✗ fail", "info": "· note"}
-_COLOURS: Final = {"pass": "#16a34a", "fail": "#dc2626", "info": "#6b7280"}
 _TOOLS_LIST_LIMIT: Final = 2000
 
 
@@ -83,6 +83,7 @@ class HttpHeaderVerdicts(QWidget):
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setContentsMargins(6, 2, 6, 0)
         self.tree = QTreeWidget(self)
+        self.tree.setAccessibleName("HTTP headers")
         self.tree.setHeaderLabels(["Verdict", "Header", "Sent", "From the body", "Rule"])
         self.tree.setRootIsDecorated(False)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -132,7 +133,8 @@ class HttpHeaderVerdicts(QWidget):
                     verdict.rule,
                 ]
             )
-            colour = QColor(_COLOURS[verdict.status])
+            t = tones()
+            colour = QColor({"pass": t.ok_fg, "fail": t.error_fg}.get(verdict.status, t.muted))
             item.setForeground(0, colour)
             if verdict.status == "fail":
                 item.setForeground(4, colour)
@@ -147,7 +149,7 @@ class HttpHeaderVerdicts(QWidget):
         noted = len(verdicts) - failed - passed
         parts = [plural(passed, "pass", "passes")] if passed else []
         if failed:
-            parts.append(f'<span style="color:{_COLOURS["fail"]}">{plural(failed, "failure")}</span>')
+            parts.append(f'<span style="color:{tones().error_fg}">{plural(failed, "failure")}</span>')
         if noted:
             parts.append(f"{plural(noted, 'note')} (nothing to check against)")
         where = f" (request #{request_seq})" if request_seq is not None else ""

@@ -16,7 +16,7 @@ from enum import IntEnum
 from typing import Any, Final
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
 
 from inspector.content.format import human_duration
 from inspector.protocol.sizes import format_size
@@ -25,7 +25,8 @@ from inspector.store.recording import RecordFilter, Recording, RecordingError
 from inspector.store.recording.rows import Cells, RowSource, open_row_source
 from inspector.ui.log.palette import kind_colours
 from inspector.ui.log.worker import RecordingWorker, SeqBatch
-from inspector.ui.widgets.style import is_dark
+from inspector.ui.widgets.style import is_dark, monospace_font
+from inspector.ui.widgets.theme import theme_manager
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["BLOCK", "Column", "KindRole", "LogTableModel", "SeqRole", "SeverityRole"]
@@ -133,10 +134,22 @@ class LogTableModel(QAbstractTableModel):
         self._group_colour: QColor | None = None
         self._colours: dict[str, QColor] = {}
         self._dark_palette = False
-        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._mono = monospace_font()
         self._catch_up = coalescer(self, CATCH_UP_MS, self.refresh)
         if recording is not None:
             self.set_recording(recording)
+        theme_manager().changed.connect(self._retheme)
+
+    def _retheme(self) -> None:
+        """The theme or the font size changed: the kinds' colours of the new one, the monospace font at the new size
+        (the views repaint on the palette change)."""
+        self._mono = monospace_font()
+        self._dark_palette = is_dark()
+        self._colours = kind_colours(self._dark_palette)
+        if self.rowCount() and self.columnCount():
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1), [_FOREGROUND]
+            )
 
     # ------------------------------------------------------------------ state
 

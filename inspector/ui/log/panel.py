@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from inspector.protocol.wire import Kind
+from inspector.protocol.wire import Direction, Kind
 from inspector.store.recording import RecordFilter, Recording, RecordingError
 from inspector.ui.log.delegates import BadgeDelegate, CellDelegate
 from inspector.ui.log.detail import DetailPane
@@ -66,6 +66,10 @@ class LogPanel(QWidget):
     """(rows shown, rows in the recording)"""
     exportFinished = Signal(str, object)
     """(path, rows written | error message)"""
+    saveCallRequested = Signal(str, object)
+    """"Save to Collection" on one of our requests: its method and params (a dict or None)."""
+    replayRequested = Signal(str)
+    """The path of this recording's file, on "Replay Against…" (the window opens the replay; flushed first)."""
 
     REFRESH_INTERVAL_MS = 200
 
@@ -75,6 +79,8 @@ class LogPanel(QWidget):
         self.filter_bar = FilterBar(self)
         self.filter_bar.set_methods_provider(self._methods)
         self.view = QTableView(self)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
+        self.view.setAccessibleName("Messages")
         self.view.setModel(self.model)
         self.detail = DetailPane(self)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
@@ -157,8 +163,14 @@ class LogPanel(QWidget):
         self.copy_cli_action.triggered.connect(self.detail.copy_cli_command)
         self.open_full_action = QAction("Open Full Payload…", self)
         self.open_full_action.triggered.connect(self.detail.open_full)
+        self.save_call_action = QAction("Save to Collection", self)
+        self.save_call_action.setToolTip("Save this request as a call of the Collections tab")
+        self.save_call_action.triggered.connect(self.save_selected_call)
         self.export_action = QAction("Export as JSON Lines…", self)
         self.export_action.triggered.connect(lambda: self.export_jsonl_dialog())
+        self.replay_action = QAction("Replay Against…", self)
+        self.replay_action.setToolTip("Send this recording's requests again to a server and compare the answers")
+        self.replay_action.triggered.connect(self.request_replay)
         self.diagnostics_action = QAction("Diagnostics Only", self)
         self.diagnostics_action.setCheckable(True)
         self.diagnostics_action.toggled.connect(self.show_diagnostics_only)
@@ -186,6 +198,26 @@ class LogPanel(QWidget):
             self.view.scrollToBottom()
         else:
             self.view.scrollToTop()
+
+    def replayable_path(self) -> str | None:
+        """The file of the recording shown, when it has one ("Replay Against…" needs a file)."""
+        rec = self.recording
+        if rec is None or rec.closed or str(rec.path) == ":memory:":
+            return None
+        return str(rec.path)
+
+    def request_replay(self) -> None:
+        """Ask the window to replay this recording (what is recorded so far is written first)."""
+        path = self.replayable_path()
+        if path is None:
+            return
+        rec = self.recording
+        if rec is not None and not rec.readonly:
+            try:
+                rec.flush()
+            except RecordingError:
+                pass
+        self.replayRequested.emit(path)
 
     def refresh(self) -> None:
         """New rows may be in the recording (connect to ConnectionController.messagesAdded).
@@ -438,6 +470,28 @@ class LogPanel(QWidget):
             return None
         return None
 
+    def saved_call(self) -> tuple[str, object] | None:
+        """The selected row as a call to save: (method, params) of a request we sent, else None."""
+        row = self.detail.row
+        if row is None or row.kind is not Kind.REQUEST or row.direction is not Direction.OUT:
+            return None
+        try:
+            message = json.loads(row.raw)
+        except (ValueError, RecursionError):
+            return None
+        method = message.get("method") if isinstance(message, dict) else None
+        if not isinstance(method, str) or method in ("initialize", "server/discover"):
+            return None
+        params = message.get("params")
+        return method, params if isinstance(params, dict) else None
+
+    def save_selected_call(self) -> bool:
+        found = self.saved_call()
+        if found is None:
+            return False
+        self.saveCallRequested.emit(*found)
+        return True
+
     def _context_menu(self, pos: QPoint) -> None:
         index = self.view.indexAt(pos)
         if not index.isValid():
@@ -445,9 +499,13 @@ class LogPanel(QWidget):
         menu = QMenu(self)
         kind = self.model.cells(index.row())
         self.copy_cli_action.setEnabled(kind is not None and kind.kind == Kind.REQUEST.value)
+        self.save_call_action.setEnabled(self.saved_call() is not None)
         self.jump_action.setEnabled(self.model.partner is not None)
         for action in (self.copy_action, self.copy_cli_action, self.jump_action, self.open_full_action):
             menu.addAction(action)
+        menu.addAction(self.save_call_action)
         menu.addSeparator()
         menu.addAction(self.export_action)
+        self.replay_action.setEnabled(self.replayable_path() is not None)
+        menu.addAction(self.replay_action)
         menu.popup(self.view.viewport().mapToGlobal(pos))

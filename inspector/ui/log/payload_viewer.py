@@ -30,7 +30,7 @@ from inspector.content.jsonscan import LazyJson, PrettyStream
 from inspector.protocol.sizes import format_size
 from inspector.ui.log.highlight import LazyHighlighter
 from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
-from inspector.ui.widgets.style import is_dark, monospace_font
+from inspector.ui.widgets.style import monospace_font
 
 __all__ = ["TEXT_CAP", "PayloadViewer", "prepare_tree_view", "show_tree_model"]
 
@@ -88,6 +88,7 @@ class PayloadViewer(QMainWindow):
         self.setCentralWidget(self.tabs)
 
         self.text_view = QPlainTextEdit(self)
+        self.text_view.setAccessibleName("Payload")
         self.text_view.setReadOnly(True)
         self.text_view.setUndoRedoEnabled(False)
         self.text_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -100,8 +101,9 @@ class PayloadViewer(QMainWindow):
         if self.is_json:
             driver = JsonScanDriver(doc.fork() if doc is not None else LazyJson(text), self)
             self.driver = driver
-            self.tree_model = JsonTreeModel(parent=self, driver=driver, dark=is_dark(self))
+            self.tree_model = JsonTreeModel(parent=self, driver=driver)
             self.tree_view = prepare_tree_view(QTreeView(self))
+            self.tree_view.setAccessibleName("Payload as a tree")
             show_tree_model(self.tree_view, self.tree_model)
             self.tabs.addTab(self.tree_view, "Tree")
             driver.start()

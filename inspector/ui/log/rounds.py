@@ -258,6 +258,7 @@ class RoundsView(QWidget):
         self.members: frozenset[int] = frozenset()
         self.model = RoundsModel(self)
         self.tree = QTreeView(self)
+        self.tree.setAccessibleName("Rounds")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

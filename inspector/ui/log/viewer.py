@@ -8,6 +8,7 @@ with ``open()`` and report through signals, never through a blocking ``exec()``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -48,6 +49,8 @@ class RecordingWindow(QMainWindow):
         for action in (self.export_action, self.export_filtered_action):
             menu.addAction(action)
         menu.addSeparator()
+        menu.addAction(self.panel.replay_action)
+        menu.addSeparator()
         menu.addAction(self.close_action)
         view = self.menuBar().addMenu("&View")
         view.addAction(self.panel.diagnostics_action)
@@ -77,16 +80,23 @@ def _meta(recording: Recording) -> dict[str, str]:
         return {}
 
 
-def open_recording_window(path: Path | str, parent: QWidget | None = None) -> RecordingWindow:
-    """Open a saved recording read-only in a new window (shown). Raises RecordingError."""
+def open_recording_window(
+    path: Path | str, parent: QWidget | None = None, on_opened: Callable[[RecordingWindow], None] | None = None
+) -> RecordingWindow:
+    """Open a saved recording read-only in a new window (shown). Raises RecordingError. ``on_opened`` gets the
+    window before it is shown (the main window connects its panel's ``replayRequested``)."""
     recording = Recording.open(Path(path), readonly=True)
     window = RecordingWindow(recording, parent)
+    if on_opened is not None:
+        on_opened(window)
     window.show()
     return window
 
 
-def open_recording_dialog(parent: QWidget | None = None) -> QFileDialog:
-    """A non-modal file dialog; choosing a file opens it with ``open_recording_window``.
+def open_recording_dialog(
+    parent: QWidget | None = None, on_opened: Callable[[RecordingWindow], None] | None = None
+) -> QFileDialog:
+    """A non-modal file dialog; choosing a file opens it with ``open_recording_window`` (and ``on_opened``).
 
     A file that is not a recording is reported in a status line on ``parent`` when it is a
     QMainWindow; the dialog's ``opened`` attribute lists the windows it opened.
@@ -100,7 +110,7 @@ def open_recording_dialog(parent: QWidget | None = None) -> QFileDialog:
 
     def chosen(path: str) -> None:
         try:
-            opened.append(open_recording_window(path, parent))
+            opened.append(open_recording_window(path, parent, on_opened))
         except RecordingError as exc:
             if isinstance(parent, QMainWindow):
                 parent.statusBar().showMessage(f"Cannot open {path}: {exc}", 10000)

@@ -40,6 +40,7 @@ from inspector.store.profiles import Header, Profile
 from inspector.store.secrets import KEYRING_STORED_HINT, SecretStore
 from inspector.ui.connection.roots import folder_root
 from inspector.ui.profiles.views import EnvTable, LimitsTable, RootsTable
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ProfileDialog"]
 
@@ -101,7 +102,13 @@ class ProfileDialog(QDialog):
         self.tabs.addTab(self._client_page(), "Client")
 
         self.error_label = QLabel()
-        self.error_label.setStyleSheet("color: palette(highlighted-text); background: #b3261e; padding: 4px;")
+        themed_style(
+            self.error_label,
+            lambda t: (
+                f"color: {t.error_fg}; background: {t.error_bg}; border: 1px solid {t.error_border};"
+                " border-radius: 6px; padding: 4px 8px;"
+            ),
+        )
         self.error_label.setWordWrap(True)
         self.error_label.hide()
 

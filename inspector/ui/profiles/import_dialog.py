@@ -22,16 +22,18 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QStyle,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from inspector.store.client_configs import candidate_configs
 from inspector.store.imports import FORMAT_LABELS, ImportResult, import_file, known_locations
 from inspector.store.profiles import Profile
 from inspector.store.secrets import SecretStore
+from inspector.ui.widgets.resources import ui_icon
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ImportDialog"]
 
@@ -39,8 +41,14 @@ _ENTRY_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class ImportDialog(QDialog):
-    def __init__(self, parent: QWidget | None = None, *, secrets: SecretStore | None = None) -> None:
-        """``secrets``: where imported secret values will go (its ``where`` words the intro)."""
+    what = "file"
+    """What is read, in the error's title ("The file could not be read")."""
+
+    def __init__(
+        self, parent: QWidget | None = None, *, secrets: SecretStore | None = None, pick_file: bool = True
+    ) -> None:
+        """``secrets``: where imported secret values will go (its ``where`` words the intro); ``pick_file``: show the
+        known locations and the path row (a subclass without them fills ``source_row``, the layout's second row)."""
         super().__init__(parent)
         self.setWindowTitle("Import servers")
         self.setModal(True)
@@ -49,13 +57,16 @@ class ImportDialog(QDialog):
 
         where = secrets.where if secrets is not None else "the secret store, never to the profiles file"
         self.intro = intro = QLabel(
-            "Import MCP servers from Claude Desktop, Cursor, VS Code or the MCP Inspector catalog. "
+            "Import MCP servers from Claude Desktop, Claude Code, Cursor, VS Code or the MCP Inspector catalog. "
             f"Secret-looking variables and headers go to {where}."
         )
         intro.setWordWrap(True)
         self.locations_combo = QComboBox()
         self.locations_combo.addItem("Known locations…", "")
-        for label, path in known_locations():
+        known = [(c.label, c.path) for c in candidate_configs()] + [
+            (FORMAT_LABELS[kind], path) for kind, path in known_locations() if kind == "inspector"
+        ]
+        for label, path in known:
             if path.is_file():
                 self.locations_combo.addItem(f"{label}: {path}", str(path))
         self.locations_combo.setEnabled(self.locations_combo.count() > 1)
@@ -80,7 +91,7 @@ class ImportDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error_label.setStyleSheet("color: #b3261e;")
+        themed_style(self.error_label, lambda t: f"color: {t.error_fg};")
         self.error_label.hide()
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
@@ -92,8 +103,15 @@ class ImportDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
-        layout.addWidget(self.locations_combo)
-        layout.addLayout(path_row)
+        self.source_row = QVBoxLayout()
+        layout.addLayout(self.source_row)
+        if pick_file:
+            self.source_row.addWidget(self.locations_combo)
+            self.source_row.addLayout(path_row)
+        else:
+            for widget in (self.locations_combo, self.path_edit, self.browse_button, self.load_button):
+                widget.setParent(self)
+                widget.hide()
         layout.addWidget(self.source_label)
         layout.addWidget(self.preview, 1)
         layout.addWidget(self.error_label)
@@ -131,7 +149,7 @@ class ImportDialog(QDialog):
         self.result_data = result
         self.preview.blockSignals(True)
         self.preview.clear()
-        warn_icon = self.style().standardIcon(QStyle.StandardPixmap.SP_MessageBoxWarning)
+        warn_icon = ui_icon("warning", tone="warning")  # the UI's own set, as everywhere (resources/icons/ui)
         for index, entry in enumerate(result.entries):
             item = QTreeWidgetItem([entry.name, entry.summary])
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -157,7 +175,7 @@ class ImportDialog(QDialog):
         else:
             self.source_label.setText("")
         if result.errors:
-            title = "The file could not be read:" if not result.entries else "Some entries were skipped:"
+            title = f"The {self.what} could not be read:" if not result.entries else "Some entries were skipped:"
             self.error_label.setText(title + "\n" + "\n".join(f"• {e}" for e in result.errors))
             self.error_label.show()
         else:

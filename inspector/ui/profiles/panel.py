@@ -14,7 +14,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QAction, QIcon
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QListView,
     QMessageBox,
     QPushButton,
-    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -34,6 +33,7 @@ from inspector.store.paths import describe_os_error
 from inspector.store.profiles import Profile, ProfileStore
 from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.profiles.views import PROFILE_ID_ROLE, ProfileDelegate, ProfileListModel
+from inspector.ui.widgets.resources import icon_button
 
 __all__ = ["ProfilesPanel"]
 
@@ -73,8 +73,8 @@ class ProfilesPanel(QWidget):
         self.view.setItemDelegate(ProfileDelegate(self.view))
 
         self.empty_hint = QLabel(
-            "No saved profiles yet.\nCreate one with <b>New</b>, or import servers from Claude Desktop, Cursor "
-            "or VS Code."
+            "No saved profiles yet.\nCreate one with <b>New</b>, or import servers from Claude Desktop, Claude "
+            "Code, Cursor or VS Code."
         )
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setTextFormat(Qt.TextFormat.RichText)
@@ -82,15 +82,16 @@ class ProfilesPanel(QWidget):
         self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignTop)
         self.empty_hint.setContentsMargins(4, 8, 4, 8)
 
-        arrows = self.style().standardIcon
         self.new_button = self._tool("New", "New profile…")
         self.edit_button = self._tool("Edit", "Edit the selected profile…")
         self.duplicate_button = self._tool("Duplicate", "Duplicate the selected profile (secrets included)")
         self.delete_button = self._tool("Delete", "Delete the selected profile…")
-        self.up_button = self._tool("", "Move up", arrows(QStyle.StandardPixmap.SP_ArrowUp))
-        self.down_button = self._tool("", "Move down", arrows(QStyle.StandardPixmap.SP_ArrowDown))
+        self.up_button = self._tool("", "Move up", "arrow-up")
+        self.down_button = self._tool("", "Move down", "arrow-down")
         self.import_button = QPushButton("Import…")
-        self.import_button.setToolTip("Import servers from Claude Desktop, Cursor, VS Code or MCP Inspector files")
+        self.import_button.setToolTip(
+            "Import servers from Claude Desktop, Claude Code, Cursor, VS Code or MCP Inspector files"
+        )
         self.connect_button = QPushButton("Connect")
         self.connect_button.setDefault(True)
         self.connect_button.setToolTip("Connect to the selected profile (double-click works too)")
@@ -122,13 +123,13 @@ class ProfilesPanel(QWidget):
         self._wire()
         self._update_buttons()
 
-    def _tool(self, text: str, tip: str, icon: QIcon | None = None) -> QToolButton:
+    def _tool(self, text: str, tip: str, icon: str | None = None) -> QToolButton:
         button = QToolButton()
         button.setText(text)
         button.setToolTip(tip)
         button.setAutoRaise(True)
-        if icon is not None:
-            button.setIcon(icon)
+        if icon is not None:  # one of the UI's icons (resources/icons/ui), in the theme's colours
+            icon_button(button, icon)
             button.setIconSize(QSize(14, 14))
         return button
 

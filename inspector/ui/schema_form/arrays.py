@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QStyle,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -24,6 +23,7 @@ from inspector.schema import MISSING, Node, PathPart
 from inspector.ui.schema_form.base import Editor, LocalError
 from inspector.ui.schema_form.slot import CONTAINER_KINDS, Slot
 from inspector.ui.schema_form.style import help_label
+from inspector.ui.widgets.resources import icon_button
 
 __all__ = ["ArrayEditor", "ArrayRow", "MultiEnumEditor"]
 
@@ -47,9 +47,9 @@ class ArrayRow(QFrame):
     def __init__(self, editor: ArrayEditor, item: Node) -> None:
         super().__init__(editor)
         self.slot = Slot(item, required=True, parent=self, compact=True)
-        self.up_button = self._button(QStyle.StandardPixmap.SP_ArrowUp, "Move up")
-        self.down_button = self._button(QStyle.StandardPixmap.SP_ArrowDown, "Move down")
-        self.remove_button = self._button(QStyle.StandardPixmap.SP_TrashIcon, "Remove this item")
+        self.up_button = self._button("arrow-up", "Move up")
+        self.down_button = self._button("arrow-down", "Move down")
+        self.remove_button = self._button("trash", "Remove this item")
         self.title = QLabel(self)
         buttons = QHBoxLayout()
         buttons.setSpacing(0)
@@ -79,9 +79,9 @@ class ArrayRow(QFrame):
         self.down_button.clicked.connect(lambda: editor.move_item(editor.index_of(self), 1))
         self.remove_button.clicked.connect(lambda: editor.remove_item(editor.index_of(self)))
 
-    def _button(self, icon: QStyle.StandardPixmap, tip: str) -> QToolButton:
+    def _button(self, icon: str, tip: str) -> QToolButton:
         button = QToolButton(self)
-        button.setIcon(self.style().standardIcon(icon))
+        icon_button(button, icon)
         button.setToolTip(tip)
         button.setAutoRaise(True)
         return button

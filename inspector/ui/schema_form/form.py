@@ -40,6 +40,7 @@ from inspector.schema import (
     parse_json_text,
     to_json_text,
 )
+from inspector.ui.schema_form.access import name_fields
 from inspector.ui.schema_form.base import Editor
 from inspector.ui.schema_form.slot import Slot
 from inspector.ui.schema_form.style import error_label, help_label
@@ -72,6 +73,7 @@ class SchemaForm(QWidget):
         content_layout.addWidget(self.root)
         content_layout.addStretch(1)
         self.scroll_area = QScrollArea(self)
+        self.scroll_area.setAccessibleName("Arguments form")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll_area.setWidget(content)
@@ -121,6 +123,10 @@ class SchemaForm(QWidget):
         self.raw_edit.textChanged.connect(self._on_raw_changed)
         self.raw_toggle.toggled.connect(self._on_raw_toggled)
         self.reset_button.clicked.connect(self.reset)
+        self.raw_edit.setAccessibleName("Arguments as JSON")
+        self._naming = coalescer(self, 0, lambda: name_fields(self.root))
+        self.valueChanged.connect(lambda: self._naming.start())  # items added or removed, a variant picked: named again
+        name_fields(self.root)
 
     @staticmethod
     def _has_required(node: Node) -> bool:

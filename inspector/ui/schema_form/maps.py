@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QPushButton,
-    QStyle,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 from inspector.schema import Node
 from inspector.schema.fit import cell_text, map_values_are_text, parse_cell
 from inspector.ui.schema_form.base import Editor, LocalError
+from inspector.ui.widgets.resources import icon_button
 
 __all__ = ["MapEditor"]
 
@@ -49,7 +49,7 @@ class MapEditor(Editor):
             key_header.setToolTip(f"Keys must match {pattern}")
         self.add_button = QPushButton("Add entry", self)
         self.remove_button = QPushButton("Remove", self)
-        self.remove_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon))
+        icon_button(self.remove_button, "trash")
         self.remove_button.setToolTip("Remove the selected entries")
         buttons = QHBoxLayout()
         buttons.setContentsMargins(0, 0, 0, 0)

@@ -7,9 +7,9 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPen, QPixma
 from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QWidget
 
 from inspector.schema import Node, constraint_text
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = [
-    "ERROR_COLOR",
     "WheelGuard",
     "calendar_icon",
     "clear_icon",
@@ -21,7 +21,6 @@ __all__ = [
     "small_font",
 ]
 
-ERROR_COLOR = "#c62828"
 SPACING = 6
 
 
@@ -64,8 +63,8 @@ def error_label(parent: QWidget | None = None) -> QLabel:
     label.setFont(small_font(label))
     label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
     palette = label.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, QColor(ERROR_COLOR))
     label.setPalette(palette)
+    themed_style(label, lambda t: f"QLabel#schemaFormError {{ color: {t.error_fg}; }}")
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     label.hide()
     return label

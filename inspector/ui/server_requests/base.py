@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
 from inspector.client.handlers import HandlerError, RequestInfo
 from inspector.protocol.mrtr import MAX_INPUT_ROUNDS
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import badge_label, tones
+from inspector.ui.widgets.style import badge_label
+from inspector.ui.widgets.theme import make_primary, small_font_size, themed_style
 
 __all__ = [
     "FRAME_ALLOWANCE",
@@ -76,13 +77,7 @@ def primary_button(text: str, parent: QWidget | None = None) -> QPushButton:
     button.setDefault(True)
     button.setAutoDefault(True)
     button.setMinimumWidth(110)
-    t = tones(parent)
-    button.setStyleSheet(
-        f"QPushButton#primaryButton {{ background: {t.accent}; color: white; border: 1px solid {t.accent};"
-        " border-radius: 5px; padding: 6px 16px; font-weight: 600; }"
-        " QPushButton#primaryButton:disabled { background: #9bb7dc; border-color: #9bb7dc; }"
-    )
-    return button
+    return make_primary(button)
 
 
 def plain_button(text: str, tooltip: str = "", parent: QWidget | None = None) -> QPushButton:
@@ -98,11 +93,14 @@ def danger_button(text: str, parent: QWidget | None = None) -> QPushButton:
     button.setObjectName("dangerButton")
     button.setAutoDefault(False)
     button.setMinimumWidth(96)
-    t = tones(parent)
-    button.setStyleSheet(
-        f"QPushButton#dangerButton {{ color: {t.error_fg}; border: 1px solid {t.error_border}; border-radius: 5px;"
-        f" padding: 6px 14px; background: {t.card_bg}; }}"
-        f" QPushButton#dangerButton:hover {{ background: {t.error_bg}; }}"
+    themed_style(
+        button,
+        lambda t: (
+            f"QPushButton#dangerButton {{ color: {t.error_fg}; border: 1px solid {t.error_border};"
+            f" border-radius: 6px; padding: 4px 14px; background: {t.card_bg}; }}"
+            f" QPushButton#dangerButton:hover {{ background: {t.error_bg}; }}"
+            f" QPushButton#dangerButton:focus {{ border: 2px solid {t.error_fg}; padding: 3px 13px; }}"
+        ),
     )
     return button
 
@@ -143,12 +141,12 @@ class RequestDialog(QDialog):
         """The narrowest ``fit_to_content`` makes the dialog (the screen permitting)."""
         self.setWindowTitle(f"{title} — {label}" if label else title)
         self.setSizeGripEnabled(True)
-        t = tones(self)
 
         self.header = QFrame(self)
         self.header.setObjectName("requestHeader")
-        self.header.setStyleSheet(
-            f"QFrame#requestHeader {{ background: {t.card_bg}; border-bottom: 1px solid {t.card_border}; }}"
+        themed_style(
+            self.header,
+            lambda t: f"QFrame#requestHeader {{ background: {t.card_bg}; border-bottom: 1px solid {t.card_border}; }}",
         )
         self.title_label = QLabel(title, self.header)
         font = QFont(self.title_label.font())
@@ -159,7 +157,7 @@ class RequestDialog(QDialog):
         self.question_label = QLabel(question, self.header)
         self.question_label.setWordWrap(True)
         self.question_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.question_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.question_label, lambda t: f"color: {t.muted};")
         nonstandard = info is not None and info.non_standard
         self.method_badge = badge_label(
             info.wire_method if info else method,
@@ -183,7 +181,7 @@ class RequestDialog(QDialog):
         head.addLayout(top)
         who = f"{label} · " if label else ""
         self.source_label = QLabel(f"{who}received {time.strftime('%H:%M:%S', time.localtime(self.received))}")
-        self.source_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.source_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         head.addWidget(self.question_label)
         self.round_label: QLabel | None = None
         """2026-07-28: which round of which multi-round request this input is for (None: a server request)."""
@@ -193,7 +191,7 @@ class RequestDialog(QDialog):
             self.round_label.setObjectName("roundLabel")
             self.round_label.setWordWrap(True)
             self.round_label.setTextFormat(Qt.TextFormat.PlainText)
-            self.round_label.setStyleSheet(f"color: {t.accent}; font-weight: 600;")
+            themed_style(self.round_label, lambda t: f"color: {t.accent}; font-weight: 600;")
             head.addWidget(self.round_label)
         head.addWidget(self.source_label)
 
@@ -207,7 +205,7 @@ class RequestDialog(QDialog):
         self.problem_label = QLabel(self)
         self.problem_label.setObjectName("problemLabel")
         self.problem_label.setWordWrap(True)
-        self.problem_label.setStyleSheet(f"color: {t.error_fg};")
+        themed_style(self.problem_label, lambda t: f"color: {t.error_fg};")
         self.problem_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.problem_label.hide()
         self.buttons = QHBoxLayout()
@@ -216,7 +214,7 @@ class RequestDialog(QDialog):
 
         footer = QFrame(self)
         footer.setObjectName("requestFooter")
-        footer.setStyleSheet(f"QFrame#requestFooter {{ border-top: 1px solid {t.card_border}; }}")
+        themed_style(footer, lambda t: f"QFrame#requestFooter {{ border-top: 1px solid {t.card_border}; }}")
         footer_layout = QVBoxLayout(footer)
         footer_layout.setContentsMargins(0, 0, 0, 0)
         footer_layout.setSpacing(0)

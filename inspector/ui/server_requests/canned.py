@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QToolButton, QWidget
 
 from inspector.store.canned_replies import CannedReplies, CannedReply
 from inspector.store.paths import describe_os_error
+from inspector.ui.widgets.mark_label import MarkLabel
 
 __all__ = ["CannedPicker"]
 
@@ -42,7 +43,7 @@ class CannedPicker(QWidget):
         self.delete_button.setText("Delete")
         self.delete_button.setToolTip("Delete the selected canned reply")
         self.name_dialog: QInputDialog | None = None
-        self.note_label = QLabel(self)
+        self.note_label = MarkLabel(parent=self)
         """Why a change could not be saved to disk (it is kept for this session)."""
         self.note_label.setWordWrap(True)
         self.note_label.hide()
@@ -128,6 +129,6 @@ class CannedPicker(QWidget):
             self.refresh()
 
     def _not_saved(self, exc: OSError) -> None:
-        self.note_label.setText(f"⚠ Kept for this session only: {describe_os_error(exc)}")
+        self.note_label.setText(f"Kept for this session only: {describe_os_error(exc)}")
         self.note_label.setToolTip(self.note_label.text())
         self.note_label.show()

@@ -18,6 +18,7 @@ from inspector.ui.schema_form import SchemaForm
 from inspector.ui.server_requests.base import RequestDialog, plain_button, primary_button
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import section_label, tones
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ElicitationDialog"]
 
@@ -72,7 +73,9 @@ class ElicitationDialog(RequestDialog):
         if self.form is not None:
             frame = QFrame(self)
             frame.setObjectName("formFrame")
-            frame.setStyleSheet(f"QFrame#formFrame {{ border: 1px solid {t.card_border}; border-radius: 6px; }}")
+            themed_style(
+                frame, lambda t: f"QFrame#formFrame {{ border: 1px solid {t.card_border}; border-radius: 6px; }}"
+            )
             inner = QVBoxLayout(frame)
             inner.setContentsMargins(2, 2, 2, 2)
             inner.addWidget(self.form)

@@ -34,7 +34,8 @@ from inspector.content.server_requests import STOP_REASONS, ReplyDraft, ReplyKin
 from inspector.protocol.sizes import format_size
 from inspector.store.canned_replies import CannedReplies, CannedReply
 from inspector.ui.server_requests.canned import CannedPicker
-from inspector.ui.widgets.style import monospace_font, tones
+from inspector.ui.widgets.style import monospace_font
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ReplyEditor"]
 
@@ -62,7 +63,6 @@ class ReplyEditor(QWidget):
         self._raw_content: dict[str, Any] | list[dict[str, Any]] | None = None
         self._stop_touched = False
         self.file_dialog: QFileDialog | None = None
-        t = tones(self)
 
         self.kind_combo = QComboBox(self)
         for kind, text in KINDS:
@@ -81,7 +81,7 @@ class ReplyEditor(QWidget):
         self.text_edit.setPlaceholderText("Write the assistant's answer…")
         self.choose_button = QPushButton("Choose file…", self)
         self.file_label = QLabel("No file chosen", self)
-        self.file_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.file_label, lambda t: f"color: {t.muted};")
         self.preview = QLabel(self)
         self.preview.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.preview.setMinimumHeight(60)
@@ -119,7 +119,7 @@ class ReplyEditor(QWidget):
         self.stop_combo.setEditable(True)
         self.stop_combo.addItems(STOP_REASONS)
         self.raw_note = QLabel(self)
-        self.raw_note.setStyleSheet(f"color: {t.info_fg};")
+        themed_style(self.raw_note, lambda t: f"color: {t.info_fg};")
         self.raw_note.hide()
 
         top = QHBoxLayout()

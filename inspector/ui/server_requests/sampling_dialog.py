@@ -18,7 +18,8 @@ from inspector.ui.server_requests.base import RequestDialog, danger_button, prim
 from inspector.ui.server_requests.reply_editor import ReplyEditor
 from inspector.ui.server_requests.sampling_request_view import SamplingRequestView
 from inspector.ui.viewers import TranscriptView
-from inspector.ui.widgets.style import section_label, tones
+from inspector.ui.widgets.style import section_label
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["SamplingDialog", "rejection"]
 
@@ -50,7 +51,6 @@ class SamplingDialog(RequestDialog):
             label=label,
             parent=parent,
         )
-        t = tones(self)
         conversation = QWidget(self)
         left = QVBoxLayout(conversation)
         left.setContentsMargins(0, 0, 6, 0)
@@ -63,9 +63,12 @@ class SamplingDialog(RequestDialog):
             self.system_prompt_label.setWordWrap(True)
             self.system_prompt_label.setTextFormat(Qt.TextFormat.PlainText)
             self.system_prompt_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            self.system_prompt_label.setStyleSheet(
-                f"QLabel#systemPrompt {{ background: {t.badge_bg}; border-left: 3px solid {t.accent};"
-                " padding: 6px 8px; border-radius: 3px; }"
+            themed_style(
+                self.system_prompt_label,
+                lambda t: (
+                    f"QLabel#systemPrompt {{ background: {t.badge_bg}; border-left: 3px solid {t.accent};"
+                    " padding: 6px 8px; border-radius: 3px; }"
+                ),
             )
             left.addWidget(self.system_prompt_label)
         messages = self.request.messages

@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.content.server_requests import SamplingRequest
-from inspector.ui.widgets.style import badge_label, monospace_font, section_label, tones
+from inspector.ui.widgets.style import badge_label, monospace_font, section_label
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["SamplingRequestView"]
 
@@ -84,23 +85,25 @@ class SamplingRequestView(QScrollArea):
         prefs.setVerticalSpacing(6)
         prefs.addRow("Hints", self._row(self.hint_badges) if self.hint_badges else self._value("none"))
         self.priority_bars: dict[str, QProgressBar] = {}
-        t = tones(content)
         for name, value in request.priorities.items():
             bar = QProgressBar(content)
             bar.setRange(0, 100)
             bar.setTextVisible(False)
             bar.setFixedHeight(10)
             bar.setToolTip(PRIORITY_TIPS[name])
-            bar.setStyleSheet(
-                f"QProgressBar {{ background: {t.badge_bg}; border: 1px solid {t.card_border}; border-radius: 5px; }}"
-                f" QProgressBar::chunk {{ background: {t.accent}; border-radius: 4px; }}"
+            themed_style(
+                bar,
+                lambda t: (
+                    f"QProgressBar {{ background: {t.badge_bg}; border: 1px solid {t.card_border};"
+                    f" border-radius: 5px; }} QProgressBar::chunk {{ background: {t.accent}; border-radius: 4px; }}"
+                ),
             )
             shown = QLabel("not given" if value is None else f"{value:g}", content)
             shown.setMinimumWidth(56)
             if value is None:
                 bar.setValue(0)
                 bar.setEnabled(False)
-                shown.setStyleSheet(f"color: {t.muted}; font-style: italic;")
+                themed_style(shown, lambda t: f"color: {t.muted}; font-style: italic;")
             else:
                 bar.setValue(round(max(0.0, min(1.0, value)) * 100))
             bar.setFormat(shown.text())
@@ -165,12 +168,14 @@ class SamplingRequestView(QScrollArea):
         return holder
 
     def _tool_card(self, tool: dict[str, Any], parent: QWidget) -> QFrame:
-        t = tones(parent)
         card = QFrame(parent)
         card.setObjectName("toolCard")
-        card.setStyleSheet(
-            f"QFrame#toolCard {{ background: {t.card_bg}; border: 1px solid {t.card_border}; border-radius: 6px; }}"
-            " QFrame#toolCard QLabel { border: none; background: transparent; }"
+        themed_style(
+            card,
+            lambda t: (
+                f"QFrame#toolCard {{ background: {t.card_bg}; border: 1px solid {t.card_border};"
+                " border-radius: 6px; } QFrame#toolCard QLabel { border: none; background: transparent; }"
+            ),
         )
         layout = QVBoxLayout(card)
         layout.setContentsMargins(8, 6, 8, 6)
@@ -183,14 +188,14 @@ class SamplingRequestView(QScrollArea):
         if isinstance(description, str) and description.strip():
             text = QLabel(description.strip(), card)
             text.setWordWrap(True)
-            text.setStyleSheet(f"color: {t.muted};")
+            themed_style(text, lambda t: f"color: {t.muted};")
             layout.addWidget(text)
         schema = tool.get("inputSchema")
         props = schema.get("properties") if isinstance(schema, dict) else None
         if isinstance(props, dict) and props:
             args = QLabel("args: " + ", ".join(str(k) for k in props), card)
             args.setFont(monospace_font(-1))
-            args.setStyleSheet(f"color: {t.muted};")
+            themed_style(args, lambda t: f"color: {t.muted};")
             args.setWordWrap(True)
             layout.addWidget(args)
         return card

@@ -13,23 +13,24 @@ from PySide6.QtWidgets import QHBoxLayout, QInputDialog, QMenu, QToolButton, QWi
 
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.server_requests.gui_handlers import GuiRequestHandlers
-from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.style import Tones, tone_colors
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["RequestsIndicator"]
 
 
 def _pill(button: QToolButton, tone: str) -> None:
-    t = tones(button)
-    fg, bg, border = {
-        "warning": (t.warning_fg, t.warning_bg, t.warning_border),
-        "info": (t.info_fg, t.info_bg, t.info_border),
-    }.get(tone, (t.muted, t.badge_bg, t.card_border))
     button.setProperty("tone", tone)
-    button.setStyleSheet(
-        f"QToolButton {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 10px;"
-        " padding: 2px 10px; font-weight: 600; }"
-        " QToolButton::menu-indicator { image: none; width: 0px; }"
-    )
+
+    def build(t: Tones) -> str:
+        fg, bg, border = tone_colors(t, tone if tone in ("warning", "info") else "neutral")
+        return (
+            f"QToolButton {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 10px;"
+            " padding: 2px 10px; font-weight: 600; }"
+            " QToolButton::menu-indicator { image: none; width: 0px; }"
+        )
+
+    themed_style(button, build)
 
 
 class RequestsIndicator(QWidget):

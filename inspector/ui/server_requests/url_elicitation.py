@@ -27,7 +27,8 @@ from inspector.protocol.events import NotificationReceived
 from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
 from inspector.ui.server_requests.base import RequestDialog, plain_button, primary_button
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import badge_label, monospace_font, tones
+from inspector.ui.widgets.style import Tones, badge_label, monospace_font, tone_colors, tones
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = [
     "COMPLETE_METHOD",
@@ -90,9 +91,12 @@ class UrlCard(QFrame):
         self.elicitation_id = eid if isinstance(eid, str) else None
         self.parts = split_url(self.url)
         self.setObjectName("urlCard")
-        self.setStyleSheet(
-            f"QFrame#urlCard {{ background: {t.card_bg}; border: 1px solid {t.card_border}; border-radius: 8px; }}"
-            " QFrame#urlCard QLabel { border: none; background: transparent; }"
+        themed_style(
+            self,
+            lambda t: (
+                f"QFrame#urlCard {{ background: {t.card_bg}; border: 1px solid {t.card_border};"
+                " border-radius: 8px; } QFrame#urlCard QLabel { border: none; background: transparent; }"
+            ),
         )
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
@@ -149,16 +153,15 @@ class UrlCard(QFrame):
         self.status = status
         self.status_badge.setText(status)
         self.status_badge.setProperty("tone", tone)
-        t = tones(self)
-        fg, bg, border = {
-            "ok": (t.ok_fg, t.ok_bg, t.ok_border),
-            "info": (t.info_fg, t.info_bg, t.info_border),
-            "warning": (t.warning_fg, t.warning_bg, t.warning_border),
-        }.get(tone, (t.muted, t.badge_bg, t.card_border))
-        self.status_badge.setStyleSheet(
-            f"QLabel#badge {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
-            " padding: 0px 7px; font-size: 11px; }"
-        )
+
+        def build(t: Tones) -> str:
+            fg, bg, border = tone_colors(t, tone)
+            return (
+                f"QLabel#badge {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
+                f" padding: 0px 7px; font-size: {small_font_size()}; }}"
+            )
+
+        themed_style(self.status_badge, build)
 
 
 class UrlElicitationDialog(RequestDialog):

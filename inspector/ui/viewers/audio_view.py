@@ -17,8 +17,11 @@ from inspector.content.blocks import InvalidBase64Error, decode_base64
 from inspector.content.media import describe_audio, mime_mismatch, suffix_for
 from inspector.protocol.sizes import format_size
 from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.mark_label import MarkLabel
+from inspector.ui.widgets.resources import icon_label
 from inspector.ui.widgets.saving import save_payload, write_temp_file
-from inspector.ui.widgets.style import hbox, tones
+from inspector.ui.widgets.style import hbox
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["AudioView", "open_local_file"]
 
@@ -60,9 +63,8 @@ class AudioView(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         row = hbox(spacing=6)
-        glyph = QLabel("♪", self)
-        glyph.setStyleSheet(f"color: {tones(self).accent}; font-size: 20px;")
-        row.addWidget(glyph)
+        self.audio_icon = icon_label("audio", "info", 20, self)
+        row.addWidget(self.audio_icon)
         self.info_label = QLabel(self.info_text(), self)
         self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.info_label.setWordWrap(True)  # the facts wrap: on one line they would widen a result sideways
@@ -75,9 +77,9 @@ class AudioView(QWidget):
         row.addWidget(self.play_button)
         row.addWidget(self.save_button)
         layout.addLayout(row)
-        self.status_label = QLabel(self)
+        self.status_label = MarkLabel(mark=None, parent=self)
         self.status_label.setWordWrap(True)
-        self.status_label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
+        themed_style(self.status_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.status_label.hide()
         layout.addWidget(self.status_label)
         self.error_banner: Banner | None = None
@@ -89,7 +91,7 @@ class AudioView(QWidget):
         else:
             warning = mime_mismatch(self._mime_type, self._bytes)
             if warning:
-                self._status(f"⚠ {warning}", warning=True)
+                self._status(warning, warning=True)
 
     def is_valid(self) -> bool:
         return not self._error
@@ -140,7 +142,10 @@ class AudioView(QWidget):
         return path
 
     def _status(self, message: str, *, warning: bool = False) -> None:
-        t = tones(self)
-        self.status_label.setStyleSheet(f"color: {t.warning_fg if warning else t.muted}; font-size: 11px;")
+        themed_style(
+            self.status_label,
+            lambda t: f"color: {t.warning_fg if warning else t.muted}; font-size: {small_font_size()};",
+        )
+        self.status_label.set_mark("warning" if warning else None)
         self.status_label.setText(message)
         self.status_label.show()

@@ -12,7 +12,8 @@ from inspector.content.media import sniff_mime_type
 from inspector.protocol.sizes import format_size
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit
 from inspector.ui.widgets.saving import save_payload
-from inspector.ui.widgets.style import hbox, monospace_font, tones
+from inspector.ui.widgets.style import hbox, monospace_font
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["HexView"]
 
@@ -42,7 +43,7 @@ class HexView(QWidget):
         layout.setSpacing(4)
         row = hbox(spacing=6)
         self.info_label = QLabel(self)
-        self.info_label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
+        themed_style(self.info_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.info_label, 1)
         self.more_button = QPushButton("Show more", self)
@@ -57,7 +58,7 @@ class HexView(QWidget):
         self.dump.setLineWrapMode(FitPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.dump, 1)
         self.status_label = QLabel(self)
-        self.status_label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
+        themed_style(self.status_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.status_label.hide()
         layout.addWidget(self.status_label)
         self.show_more()

@@ -20,7 +20,8 @@ from inspector.ui.viewers.link_view import ResourceLinkView
 from inspector.ui.viewers.resource_view import ResourceContentView
 from inspector.ui.viewers.text_view import JsonView, TextMode, TextView
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, section_label, tones
+from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, section_label
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["ContentBlockView", "ContentListView", "forward_content_signals"]
 
@@ -94,13 +95,15 @@ class ContentBlockView(QFrame):
         self.setObjectName("contentCard")
         self.setProperty("blockKind", self.kind.value)
         self.setProperty("hasProblems", bool(self.problems))
-        t = tones(self)
-        border = t.warning_border if self.problems else t.card_border
         framed = framed or bool(self.problems)
         self.setProperty("framed", framed)
         if framed:
-            self.setStyleSheet(
-                f"QFrame#contentCard {{ background: {t.card_bg}; border: 1px solid {border}; border-radius: 6px; }}"
+            themed_style(
+                self,
+                lambda t: (
+                    f"QFrame#contentCard {{ background: {t.card_bg}; border: 1px solid"
+                    f" {t.warning_border if self.problems else t.card_border}; border-radius: 6px; }}"
+                ),
             )
         else:
             self.setStyleSheet(
@@ -115,7 +118,7 @@ class ContentBlockView(QFrame):
         layout.addWidget(self.header)
         self.badges: list[QLabel] = []
         self.kind_label = QLabel(_TITLES[self.kind], self.header)
-        self.kind_label.setStyleSheet(f"color: {t.muted}; font-weight: 600; font-size: 11px;")
+        themed_style(self.kind_label, lambda t: f"color: {t.muted}; font-weight: 600; font-size: {small_font_size()};")
         self.kind_label.setVisible(show_kind or bool(self.problems))
         self._header_row.addWidget(self.kind_label)
         if self.problems:
@@ -179,7 +182,7 @@ class ContentBlockView(QFrame):
 
     def _detail(self, text: str) -> None:
         label = QLabel(text, self.header)
-        label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
+        themed_style(label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self._header_row.addWidget(label)
 
     def _build_body(self) -> QWidget:
@@ -259,7 +262,7 @@ class ContentListView(QWidget):
         self.more_button.hide()
         outer.addWidget(self.more_button)
         self.empty_label = QLabel("No content blocks", self)
-        self.empty_label.setStyleSheet(f"color: {tones(self).muted}; font-style: italic;")
+        themed_style(self.empty_label, lambda t: f"color: {t.muted}; font-style: italic;")
         self.empty_label.hide()
         outer.addWidget(self.empty_label)
         if blocks is not None:

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 from inspector.content.diff import DiffLineKind, TextDiff, diff_texts
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit
 from inspector.ui.widgets.style import hbox, monospace_font, tones
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["DiffView"]
 
@@ -27,11 +28,11 @@ class DiffView(QWidget):
         row = hbox(spacing=8)
         t = tones(self)
         self.added_label = QLabel(self)
-        self.added_label.setStyleSheet(f"color: {t.ok_fg}; font-weight: 600;")
+        themed_style(self.added_label, lambda t: f"color: {t.ok_fg}; font-weight: 600;")
         self.removed_label = QLabel(self)
-        self.removed_label.setStyleSheet(f"color: {t.error_fg}; font-weight: 600;")
+        themed_style(self.removed_label, lambda t: f"color: {t.error_fg}; font-weight: 600;")
         self.note_label = QLabel(self)
-        self.note_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.note_label, lambda t: f"color: {t.muted};")
         self.note_label.setWordWrap(True)
         row.addWidget(self.added_label)
         row.addWidget(self.removed_label)

@@ -16,8 +16,10 @@ from inspector.content.blocks import InvalidBase64Error, decode_base64
 from inspector.content.media import mime_mismatch, suffix_for
 from inspector.protocol.sizes import format_size
 from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.mark_label import MarkLabel
 from inspector.ui.widgets.saving import save_payload
 from inspector.ui.widgets.style import hbox, tones
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["ImageView"]
 
@@ -27,11 +29,12 @@ _STEP = 1.25
 
 
 def _checkerboard() -> QPixmap:
+    light, dark = tones().checker
     tile = QPixmap(16, 16)
-    tile.fill(QColor("#ffffff"))
+    tile.fill(QColor(light))
     painter = QPainter(tile)
-    painter.fillRect(0, 0, 8, 8, QColor("#e6e9ed"))
-    painter.fillRect(8, 8, 8, 8, QColor("#e6e9ed"))
+    painter.fillRect(0, 0, 8, 8, QColor(dark))
+    painter.fillRect(8, 8, 8, 8, QColor(dark))
     painter.end()
     return tile
 
@@ -107,16 +110,16 @@ class ImageView(QWidget):
         toolbar.addWidget(self.zoom_label)
         toolbar.addSpacing(6)
         self.info_label = QLabel(self)
-        self.info_label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
+        themed_style(self.info_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.info_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         toolbar.addWidget(self.info_label, 1)
         toolbar.addWidget(self.save_button)
         layout.addLayout(toolbar)
 
         self.error_banner: Banner | None = None
-        self.warning_label = QLabel(self)
+        self.warning_label = MarkLabel(parent=self)
         self.warning_label.setWordWrap(True)
-        self.warning_label.setStyleSheet(f"color: {tones(self).warning_fg}; font-size: 11px;")
+        themed_style(self.warning_label, lambda t: f"color: {t.warning_fg}; font-size: {small_font_size()};")
         self.warning_label.hide()
         layout.addWidget(self.warning_label)
 
@@ -131,10 +134,12 @@ class ImageView(QWidget):
         self.canvas.setPalette(palette)
         self.area.setWidget(self.canvas)
         self.area.setObjectName("imageArea")
-        t = tones(self)
-        self.area.setStyleSheet(
-            f"QScrollArea#imageArea {{ background: {t.badge_bg}; border: 1px solid {t.card_border};"
-            " border-radius: 4px; }"
+        themed_style(
+            self.area,
+            lambda t: (
+                f"QScrollArea#imageArea {{ background: {t.badge_bg}; border: 1px solid {t.card_border};"
+                " border-radius: 4px; }"
+            ),
         )
         layout.addWidget(self.area, 1)
 
@@ -143,7 +148,7 @@ class ImageView(QWidget):
         else:
             warning = mime_mismatch(self._mime_type, self._bytes)
             if warning:
-                self.warning_label.setText(f"⚠ {warning}")
+                self.warning_label.setText(warning)
                 self.warning_label.show()
             self.info_label.setText(self.info_text())
             if fit:

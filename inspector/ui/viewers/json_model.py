@@ -24,31 +24,13 @@ from inspector.content.jsontree import JsonNode, JsonSource, ParsedJson
 from inspector.content.text import shorten
 from inspector.protocol.jsonpath import JsonPath, format_path
 from inspector.protocol.sizes import format_size
+from inspector.ui.widgets.style import DARK, LIGHT, tones
 
 __all__ = ["JsonScanDriver", "JsonTreeModel"]
 
 SLICE: Final = 0.012
 """Seconds of work per turn of the event loop."""
 _Index = QModelIndex | QPersistentModelIndex
-
-_KIND_COLORS_LIGHT: Final = {
-    "string": "#0a3069",
-    "integer": "#0550ae",
-    "number": "#0550ae",
-    "boolean": "#8250df",
-    "null": "#6e7781",
-    "object": "#59636e",
-    "array": "#59636e",
-}
-_KIND_COLORS_DARK: Final = {
-    "string": "#a5d6ff",
-    "integer": "#79c0ff",
-    "number": "#79c0ff",
-    "boolean": "#d2a8ff",
-    "null": "#8b949e",
-    "object": "#9198a1",
-    "array": "#9198a1",
-}
 
 
 class JsonScanDriver(QObject):
@@ -105,11 +87,12 @@ class JsonTreeModel(QAbstractItemModel):
         value: Any = None,
         parent: QObject | None = None,
         *,
-        dark: bool = False,
+        dark: bool | None = None,
         driver: JsonScanDriver | None = None,
     ) -> None:
         super().__init__(parent)
         self._dark = dark
+        """None: the application's theme when painted (a theme change recolours the open trees)."""
         self.driver = driver
         self._errors: dict[str, list[str]] = {}
         self._waiting: set[JsonNode] = set()
@@ -345,13 +328,13 @@ class JsonTreeModel(QAbstractItemModel):
                 tip += "\n\n" + "\n".join(f"✗ {message}" for message in errors)
             return tip
         if role == Qt.ItemDataRole.ForegroundRole:
+            t = tones() if self._dark is None else DARK if self._dark else LIGHT
             if errors:
-                return QColor("#ff7b72" if self._dark else "#d1242f")
+                return QColor(t.error_fg)
             if column == self.VALUE_COLUMN:
-                table = _KIND_COLORS_DARK if self._dark else _KIND_COLORS_LIGHT
-                return QColor(table.get(node.type, table["null"]))
+                return QColor(t.json_tokens.get(node.type, t.json_tokens["null"]))
             if column in (self.TYPE_COLUMN, self.SIZE_COLUMN):
-                return QColor("#9198a1" if self._dark else "#6e7781")
+                return QColor(t.json_tokens["type"])
             return None
         if role == Qt.ItemDataRole.FontRole:
             if errors or (column == self.KEY_COLUMN and node.is_container):

@@ -11,7 +11,8 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QMenu, QSizePolicy
 
 from inspector.content.jsontree import json_kind
 from inspector.ui.viewers.json_model import JsonTreeModel
-from inspector.ui.widgets.style import is_dark, monospace_font
+from inspector.ui.widgets.style import monospace_font
+from inspector.ui.widgets.theme import follow_theme
 
 __all__ = ["JsonTreeView"]
 
@@ -26,7 +27,7 @@ class JsonTreeView(QTreeView):
         self, value: Any = None, parent: QWidget | None = None, *, fit: bool = False, max_height: int = 360
     ) -> None:
         super().__init__(parent)
-        self.json_model = JsonTreeModel(value, self, dark=is_dark(parent))
+        self.json_model = JsonTreeModel(value, self)
         self.setModel(self.json_model)
         self._fit = fit
         self._max_height = max_height
@@ -36,7 +37,7 @@ class JsonTreeView(QTreeView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.customContextMenuRequested.connect(self._context_menu)
-        self.setFont(monospace_font())
+        follow_theme(self, lambda _t: self.setFont(monospace_font()))  # the chosen font size, when it changes
         header = self.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(JsonTreeModel.KEY_COLUMN, QHeaderView.ResizeMode.Interactive)

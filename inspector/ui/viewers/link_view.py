@@ -9,11 +9,13 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPixmap
-from PySide6.QtWidgets import QLabel, QPushButton, QStyle, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.content.blocks import InvalidBase64Error, decode_base64
 from inspector.protocol.sizes import format_size
+from inspector.ui.widgets.resources import set_label_icon
 from inspector.ui.widgets.style import badge_label, hbox, tones
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ResourceLinkView", "icon_pixmap"]
 
@@ -56,8 +58,7 @@ class ResourceLinkView(QWidget):
         if pixmap is not None:
             self.icon_label.setPixmap(pixmap)
         else:
-            icon = self.style().standardIcon(QStyle.StandardPixmap.SP_FileLinkIcon)
-            self.icon_label.setPixmap(icon.pixmap(18, 18))
+            set_label_icon(self.icon_label, "link", "muted", 18)
         top.addWidget(self.icon_label)
         title = block.get("title") or block.get("name") or self.uri
         self.title_label = QLabel(str(title), self)
@@ -66,7 +67,7 @@ class ResourceLinkView(QWidget):
         top.addWidget(self.title_label)
         if block.get("title") and block.get("name"):
             name = QLabel(f"({block['name']})", self)
-            name.setStyleSheet(f"color: {t.muted};")
+            themed_style(name, lambda t: f"color: {t.muted};")
             top.addWidget(name)
         mime = block.get("mimeType")
         if isinstance(mime, str):
@@ -93,7 +94,7 @@ class ResourceLinkView(QWidget):
             self.description_label = QLabel(description, self)
             self.description_label.setWordWrap(True)
             self.description_label.setTextFormat(Qt.TextFormat.PlainText)
-            self.description_label.setStyleSheet(f"color: {t.muted};")
+            themed_style(self.description_label, lambda t: f"color: {t.muted};")
             layout.addWidget(self.description_label)
 
     def request_read(self) -> None:

@@ -10,7 +10,8 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QVBoxLayout, QW
 
 from inspector.client.rounds import RoundNote
 from inspector.content.text import format_duration
-from inspector.ui.widgets.style import hbox, tones
+from inspector.ui.widgets.style import hbox
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["WAITING_FOR_SERVER", "WAITING_FOR_YOU", "ProgressPanel", "gave_up", "round_status"]
 
@@ -87,7 +88,7 @@ class ProgressPanel(QWidget):
         column.addLayout(row)
         self.progress_label = QLabel(self)
         self.progress_label.setWordWrap(True)
-        self.progress_label.setStyleSheet(f"color: {tones(self).muted};")
+        themed_style(self.progress_label, lambda t: f"color: {t.muted};")
         column.addWidget(self.progress_label)
         self._timer = QTimer(self)
         self._timer.setInterval(100)

@@ -22,7 +22,10 @@ from inspector.ui.viewers.diff_view import DiffView
 from inspector.ui.viewers.image_view import ImageView
 from inspector.ui.viewers.text_view import JSON_AUTO_PARSE_LIMIT, JsonView, TextMode, TextView
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import badge_label, badge_row, hbox, tones
+from inspector.ui.widgets.focus import tab_focus_while_shown
+from inspector.ui.widgets.mark_label import MarkLabel
+from inspector.ui.widgets.style import badge_label, badge_row, hbox
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["ResourceContentView", "ResourceContentsView"]
 
@@ -62,9 +65,9 @@ class ResourceContentView(QWidget):
         self._build_header()
         self.header.setVisible(show_header)
         for note in self.notes:
-            label = QLabel(f"⚠ {note}", self)
+            label = MarkLabel(note, parent=self)
             label.setWordWrap(True)
-            label.setStyleSheet(f"color: {tones(self).warning_fg}; font-size: 11px;")
+            themed_style(label, lambda t: f"color: {t.warning_fg}; font-size: {small_font_size()};")
             layout.addWidget(label)
         layout.addWidget(self.viewer, 1)
 
@@ -192,10 +195,11 @@ class ResourceContentsView(QWidget):
         self.tabs = QTabWidget(self)
         self.tabs.setDocumentMode(True)
         self.tabs.setTabBarAutoHide(True)
+        tab_focus_while_shown(self.tabs)  # the hidden bar of a single content is no stop for Tab (a trap)
         layout.addWidget(self.tabs)
         self.empty_label = QLabel("No contents", self)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_label.setStyleSheet(f"color: {tones(self).muted};")
+        themed_style(self.empty_label, lambda t: f"color: {t.muted};")
         layout.addWidget(self.empty_label)
         self._viewers: list[ResourceContentView] = []
         self.diff_view: DiffView | None = None

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QButtonGroup, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QButtonGroup, QLabel, QPushButton, QTextBrowser, QToolButton, QVBoxLayout, QWidget
 
 from inspector.content.highlight import highlight_html, language_for
 from inspector.content.mime import ViewerKind, choose_viewer
@@ -33,7 +34,8 @@ from inspector.ui.viewers.json_view import JsonTreeView
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit, FitTextBrowser
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.saving import save_payload
-from inspector.ui.widgets.style import hbox, is_dark, monospace_font, tones
+from inspector.ui.widgets.style import Tones, hbox, monospace_font, tones
+from inspector.ui.widgets.theme import follow_theme, small_font_size, themed_style
 
 __all__ = ["JSON_AUTO_PARSE_LIMIT", "JsonView", "TextMode", "TextView"]
 
@@ -100,7 +102,7 @@ class TextView(QWidget):
             layout.addWidget(self.toolbar)
         self.note_label = QLabel(self)
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet(f"color: {tones(self).warning_fg}; font-size: 11px;")
+        themed_style(self.note_label, lambda t: f"color: {t.warning_fg}; font-size: {small_font_size()};")
         self.note_label.hide()
         layout.addWidget(self.note_label)
         self.truncation_banner = self._build_truncation_banner()
@@ -192,7 +194,6 @@ class TextView(QWidget):
         self.mode_group = QButtonGroup(self)
         self.mode_group.setExclusive(True)
         self.mode_buttons: dict[TextMode, QToolButton] = {}
-        t = tones(self)
         for index, mode in enumerate(self._modes):
             button = QToolButton(self.toolbar)
             button.setText(_LABELS[mode])
@@ -204,12 +205,7 @@ class TextView(QWidget):
                 corners += " border-top-left-radius: 4px; border-bottom-left-radius: 4px;"
             if index == len(self._modes) - 1:
                 corners += " border-top-right-radius: 4px; border-bottom-right-radius: 4px;"
-            button.setStyleSheet(
-                f"QToolButton {{ border: 1px solid {t.card_border}; padding: 1px 8px; font-size: 11px;{corners}"
-                f" margin-left: {0 if index == 0 else -1}px; background: transparent; }}"
-                f" QToolButton:checked {{ background: {t.accent}; color: white; border-color: {t.accent}; }}"
-                f" QToolButton:disabled {{ color: {t.muted}; }}"
-            )
+            themed_style(button, partial(_segment_style, corners, index == 0))
             button.clicked.connect(lambda _checked=False, m=mode: self.set_mode(m))
             self.mode_group.addButton(button)
             self.mode_buttons[mode] = button
@@ -309,16 +305,16 @@ class TextView(QWidget):
                 language = language_for(self._mime_type, self._uri)
                 shown = self._shown(self.text(), mode)
             self._page_text[mode] = shown
-            html = highlight_html(shown, language, dark=is_dark(self)) if language else None
+            style = tones().code_style
+            html = highlight_html(shown, language, style=style) if language else None
             if html is not None:
                 browser = FitTextBrowser(self, fit=self._fit, max_height=self._max_height)
-                browser.setFont(monospace_font())
                 browser.setLineWrapMode(FitTextBrowser.LineWrapMode.NoWrap)
-                browser.setHtml(html)
+                follow_theme(browser, partial(_rehighlight, browser, shown, language, {style: html}))
                 page = browser
             else:
                 editor = FitPlainTextEdit(self, fit=self._fit, max_height=self._max_height)
-                editor.setFont(monospace_font())
+                follow_theme(editor, partial(_monospace, editor))
                 display, broken = break_long_lines(shown)
                 if broken:
                     self._note(
@@ -356,9 +352,13 @@ class TextView(QWidget):
         self._note(f"Link not opened: {url.toString()} (only http and https links are opened)")
 
     def _note(self, message: str, tone: str = "warning") -> None:
-        t = tones(self)
-        color = {"ok": t.ok_fg, "info": t.muted}.get(tone, t.warning_fg)
-        self.note_label.setStyleSheet(f"color: {color}; font-size: 11px;")
+        themed_style(
+            self.note_label,
+            lambda t: (
+                f"color: { ({'ok': t.ok_fg, 'info': t.muted}.get(tone, t.warning_fg)) };"
+                f" font-size: {small_font_size()};"
+            ),
+        )
         self.note_label.setText(message)
         self.note_label.show()
 
@@ -389,6 +389,32 @@ class JsonView(TextView):
             suggested_name=suggested_name,
             parent=parent,
         )
+
+
+def _segment_style(corners: str, first: bool, t: Tones) -> str:
+    """One button of the segmented Plain / Markdown / JSON / Tree control."""
+    return (
+        f"QToolButton {{ border: 1px solid {t.card_border}; padding: 1px 8px; font-size: {small_font_size()};{corners}"
+        f" margin-left: {0 if first else -1}px; background: transparent; }}"
+        f" QToolButton:checked {{ background: {t.primary}; color: {t.on_accent}; border-color: {t.primary}; }}"
+        f" QToolButton:disabled {{ color: {t.muted}; }}"
+    )
+
+
+def _monospace(widget: QWidget, _t: Tones) -> None:
+    widget.setFont(monospace_font())
+
+
+def _rehighlight(browser: QTextBrowser, text: str, language: str, by_style: dict[str, str], t: Tones) -> None:
+    """The highlighted text in the theme's code style (``by_style``: the HTML made so far, per pygments style) and
+    the chosen font size."""
+    browser.setFont(monospace_font())
+    html = by_style.get(t.code_style)
+    if html is None:
+        html = by_style[t.code_style] = highlight_html(text, language, style=t.code_style) or ""
+    if html and browser.property("codeStyle") != t.code_style:
+        browser.setProperty("codeStyle", t.code_style)
+        browser.setHtml(html)
 
 
 def _is_pretty(text: str) -> bool:

@@ -16,6 +16,7 @@ from PySide6.QtGui import QColor, QImage, QPainter, QPen, QResizeEvent, QTextDoc
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QSizePolicy, QTextBrowser, QWidget
 
 from inspector.content.blocks import InvalidBase64Error, decode_base64
+from inspector.ui.widgets.style import tones
 
 __all__ = ["FitPlainTextEdit", "FitTextBrowser", "placeholder_image"]
 
@@ -27,11 +28,12 @@ def placeholder_image(text: str = "image not loaded", size: QSize | None = None)
     """A neutral box standing in for an image that is not fetched (remote) or cannot be shown."""
     size = size or QSize(180, 60)
     image = QImage(size, QImage.Format.Format_ARGB32_Premultiplied)
-    image.fill(QColor("#f6f8fa"))
+    t = tones()
+    image.fill(QColor(t.alt_base))
     painter = QPainter(image)
-    painter.setPen(QPen(QColor("#d1d9e0"), 1, Qt.PenStyle.DashLine))
+    painter.setPen(QPen(QColor(t.card_border), 1, Qt.PenStyle.DashLine))
     painter.drawRect(QRectF(0.5, 0.5, size.width() - 1, size.height() - 1))
-    painter.setPen(QColor("#59636e"))
+    painter.setPen(QColor(t.muted))
     painter.drawText(QRectF(0, 0, size.width(), size.height()), Qt.AlignmentFlag.AlignCenter, f"[ {text} ]")
     painter.end()
     return image

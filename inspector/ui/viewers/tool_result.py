@@ -34,7 +34,9 @@ from inspector.ui.viewers.json_view import JsonTreeView
 from inspector.ui.viewers.progress_panel import ProgressPanel
 from inspector.ui.viewers.text_view import JsonView, TextMode
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import Tones, badge_label, clear_layout, hbox, section_label, tones
+from inspector.ui.widgets.resources import icon_label, set_label_icon
+from inspector.ui.widgets.style import Tones, badge_label, clear_layout, hbox, section_label
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["ResultState", "ToolResultView"]
 
@@ -51,10 +53,16 @@ class ResultState(StrEnum):
 _TITLES = {
     ResultState.EMPTY: "No result yet",
     ResultState.RUNNING: "Running…",
-    ResultState.SUCCESS: "✓  Result",
-    ResultState.TOOL_ERROR: "✗  Tool error",
-    ResultState.PROTOCOL_ERROR: "⚠  Protocol error",
+    ResultState.SUCCESS: "Result",
+    ResultState.TOOL_ERROR: "Tool error",
+    ResultState.PROTOCOL_ERROR: "Protocol error",
     ResultState.CANCELLED: "Cancelled",
+}
+_STATE_ICONS = {  # the header's icon (resources/icons/ui) and its tone, before the title
+    ResultState.SUCCESS: ("check", "ok"),
+    ResultState.TOOL_ERROR: ("error", "error"),
+    ResultState.PROTOCOL_ERROR: ("warning", "warning"),
+    ResultState.CANCELLED: ("cancelled", "muted"),
 }
 
 
@@ -102,12 +110,11 @@ class ToolResultView(QWidget):
         self._duration: float | None = None
         self._issues: list[SchemaIssue] = []
         self.result: dict[str, Any] | None = None
-        t = tones(self)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.frame = QFrame(self)
         self.frame.setObjectName("toolResultFrame")
-        self.frame.setStyleSheet(_frame_style(t))
+        themed_style(self.frame, _frame_style)
         outer.addWidget(self.frame)
         column = QVBoxLayout(self.frame)
         column.setContentsMargins(1, 1, 1, 1)
@@ -116,18 +123,21 @@ class ToolResultView(QWidget):
         self.header = QFrame(self.frame)
         self.header.setObjectName("resultHeader")
         row = hbox(self.header, spacing=8, margins=(12, 8, 12, 8))
+        self.state_icon = icon_label("check", "ok", 16, self.header)
+        self.state_icon.hide()
+        row.addWidget(self.state_icon)
         self.title_label = QLabel(self.header)
         self.title_label.setObjectName("resultTitle")
         row.addWidget(self.title_label)
         self.tool_label = QLabel(self.header)
-        self.tool_label.setStyleSheet(f"color: {t.muted}; font-family: monospace;")
+        themed_style(self.tool_label, lambda t: f"color: {t.muted}; font-family: monospace;")
         row.addWidget(self.tool_label)
         self.is_error_badge = badge_label("isError: true", "error", "The tool reported a failure", self.header)
         self.is_error_badge.hide()
         row.addWidget(self.is_error_badge)
         row.addStretch(1)
         self.duration_label = QLabel(self.header)
-        self.duration_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.duration_label, lambda t: f"color: {t.muted};")
         row.addWidget(self.duration_label)
         self.raw_button = QToolButton(self.header)
         self.raw_button.setText("Raw JSON")
@@ -147,6 +157,7 @@ class ToolResultView(QWidget):
         column.addWidget(self.running_panel)
 
         self.scroll_area = QScrollArea(self.frame)
+        self.scroll_area.setAccessibleName("Result")
         self.scroll_area.setWidgetResizable(True)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         self.body = QWidget()
@@ -245,7 +256,8 @@ class ToolResultView(QWidget):
         self._body_layout.addStretch(1)
         self._set_state(ResultState.TOOL_ERROR if is_error else ResultState.SUCCESS)
         if self._issues:
-            self.title_label.setText("⚠  Result · does not match outputSchema")
+            self.title_label.setText("Result · does not match outputSchema")
+            set_label_icon(self.state_icon, "warning", "warning")
             self._set_mismatch(True)
 
     def set_protocol_error(self, code: int, message: str, data: Any = None, *, duration: float | None = None) -> None:
@@ -327,9 +339,13 @@ class ToolResultView(QWidget):
             )
             self._add(self.schema_banner)
         elif output_schema is not None and self.result is not None and self.result.get("isError") is not True:
-            self.schema_ok_label = QLabel("✓ structuredContent matches the outputSchema", self.body)
-            self.schema_ok_label.setStyleSheet(f"color: {tones(self).ok_fg};")
-            self._add(self.schema_ok_label)
+            line = QWidget(self.body)
+            row = hbox(line, spacing=4)
+            row.addWidget(icon_label("check", "ok", 16, line))
+            self.schema_ok_label = QLabel("structuredContent matches the outputSchema", line)
+            themed_style(self.schema_ok_label, lambda t: f"color: {t.ok_fg};")
+            row.addWidget(self.schema_ok_label, 1)
+            self._add(line)
 
     def _add_meta(self, meta: dict[str, Any]) -> None:
         """``_meta`` collapsed behind a toggle (SDKs put bulky server info there)."""
@@ -339,7 +355,9 @@ class ToolResultView(QWidget):
         toggle.setAutoRaise(True)
         toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         toggle.setArrowType(Qt.ArrowType.RightArrow)
-        toggle.setStyleSheet(f"QToolButton {{ color: {tones(self).muted}; font-weight: 600; font-size: 11px; }}")
+        themed_style(
+            toggle, lambda t: f"QToolButton {{ color: {t.muted}; font-weight: 600; font-size: {small_font_size()}; }}"
+        )
         view = JsonView(meta, parent=self.body)
         view.hide()
 
@@ -385,6 +403,9 @@ class ToolResultView(QWidget):
             widget.style().unpolish(widget)
             widget.style().polish(widget)
         self.title_label.setText(_TITLES[state])
+        if state in _STATE_ICONS:
+            set_label_icon(self.state_icon, *_STATE_ICONS[state])
+        self.state_icon.setVisible(state in _STATE_ICONS)
         self.running_panel.setVisible(state is ResultState.RUNNING)
         self.raw_button.setVisible(state in (ResultState.SUCCESS, ResultState.TOOL_ERROR, ResultState.PROTOCOL_ERROR))
         if self._duration is not None and state is not ResultState.RUNNING:

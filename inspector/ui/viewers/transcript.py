@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 from inspector.content.transcript import TranscriptMessage, normalize_messages, role_label
 from inspector.ui.viewers.blocks import ContentBlockView, forward_content_signals
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import clear_layout, hbox, tones
+from inspector.ui.widgets.style import Tones, clear_layout, hbox
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["MessageBubble", "TranscriptView"]
 
@@ -33,18 +34,20 @@ class MessageBubble(QFrame):
         self.role = message.role
         self.setObjectName("messageRow")
         self.setProperty("role", message.role)
-        t = tones(self)
         user = message.is_user
-        background = t.user_bubble if user else t.assistant_bubble
-        border = t.user_border if user else t.assistant_border
-        if message.problems:
-            border = t.warning_border
-        self.setStyleSheet(
-            f"QFrame#bubble {{ background: {background}; border: 1px solid {border}; border-radius: 10px; }}"
-            f" QLabel#avatar {{ background: {t.accent if user else t.muted}; color: white; border-radius: 11px;"
-            " font-weight: 700; font-size: 11px; }"
-            f" QLabel#roleLabel {{ color: {t.muted}; font-weight: 600; font-size: 11px; }}"
-        )
+
+        def build(t: Tones) -> str:
+            background = t.user_bubble if user else t.assistant_bubble
+            border = t.warning_border if message.problems else t.user_border if user else t.assistant_border
+            small = small_font_size()
+            return (
+                f"QFrame#bubble {{ background: {background}; border: 1px solid {border}; border-radius: 10px; }}"
+                f" QLabel#avatar {{ background: {t.primary if user else t.muted}; color: {t.on_accent};"
+                f" border-radius: 11px; font-weight: 700; font-size: {small}; }}"
+                f" QLabel#roleLabel {{ color: {t.muted}; font-weight: 600; font-size: {small}; }}"
+            )
+
+        themed_style(self, build)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.setSpacing(3)
@@ -81,7 +84,7 @@ class MessageBubble(QFrame):
             inner.addWidget(view)
         if not message.blocks:
             empty = QLabel("(no content)", self.bubble)
-            empty.setStyleSheet(f"color: {t.muted}; font-style: italic;")
+            themed_style(empty, lambda t: f"color: {t.muted}; font-style: italic;")
             inner.addWidget(empty)
         row = hbox(spacing=0)
         if user:
@@ -124,13 +127,15 @@ class TranscriptView(QScrollArea):
         clear_layout(self._column)
         self._bubbles = []
         self.description_label = None
-        t = tones(self)
         if description:
             self.description_label = QLabel(description, self.container)
             self.description_label.setWordWrap(True)
             self.description_label.setTextFormat(Qt.TextFormat.PlainText)
-            self.description_label.setStyleSheet(
-                f"color: {t.muted}; font-style: italic; padding: 6px 8px; border-left: 3px solid {t.card_border};"
+            themed_style(
+                self.description_label,
+                lambda t: (
+                    f"color: {t.muted}; font-style: italic; padding: 6px 8px; border-left: 3px solid {t.card_border};"
+                ),
             )
             self._column.addWidget(self.description_label)
         normalized = normalize_messages(messages)
@@ -142,7 +147,7 @@ class TranscriptView(QScrollArea):
         if not normalized:
             empty = QLabel("No messages", self.container)
             empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            empty.setStyleSheet(f"color: {t.muted};")
+            themed_style(empty, lambda t: f"color: {t.muted};")
             self._column.addWidget(empty)
         self._column.addStretch(1)
 

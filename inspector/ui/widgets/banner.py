@@ -9,7 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
-from inspector.ui.widgets.style import tone_colors, tones
+from inspector.ui.widgets.resources import icon_button
+from inspector.ui.widgets.style import Tones, tone_colors
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["Banner"]
 
@@ -17,7 +19,8 @@ __all__ = ["Banner"]
 class Banner(QFrame):
     """``tone`` is error, warning, ok or info (also kept as the ``tone`` property, for tests and style sheets).
 
-    A ``dismissable`` banner has a ✕ button that hides it and starts hidden; ``show_messages`` fills and shows it.
+    A ``dismissable`` banner has a close button (the "close" icon) that hides it and starts hidden; ``show_messages``
+    fills and shows it.
     """
 
     def __init__(
@@ -33,11 +36,7 @@ class Banner(QFrame):
         self.setObjectName("banner")
         self.tone = tone
         self.setProperty("tone", tone)
-        fg, bg, border = tone_colors(tones(parent), tone)
-        self.setStyleSheet(
-            f"QFrame#banner {{ background: {bg}; border: 1px solid {border}; border-radius: 6px; }}"
-            f" QFrame#banner QLabel {{ color: {fg}; background: transparent; border: none; }}"
-        )
+        themed_style(self, self._style)
         outer = QHBoxLayout(self)
         outer.setContentsMargins(10, 6, 6 if dismissable else 10, 6)
         self.body = QVBoxLayout()
@@ -57,12 +56,20 @@ class Banner(QFrame):
         self.close_button: QToolButton | None = None
         if dismissable:
             self.close_button = QToolButton(self)
-            self.close_button.setText("✕")
+            icon_button(self.close_button, "close")
+            self.close_button.setAccessibleName("Dismiss")
             self.close_button.setAutoRaise(True)
             self.close_button.setToolTip("Dismiss")
             self.close_button.clicked.connect(self.hide)
             outer.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
             self.hide()
+
+    def _style(self, t: Tones) -> str:
+        fg, bg, border = tone_colors(t, self.tone)
+        return (
+            f"QFrame#banner {{ background: {bg}; border: 1px solid {border}; border-radius: 6px; }}"
+            f" QFrame#banner QLabel {{ color: {fg}; background: transparent; border: none; }}"
+        )
 
     def set_title(self, title: str) -> None:
         self.title_label.setText(title)

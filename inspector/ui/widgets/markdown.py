@@ -30,12 +30,14 @@ _FEATURES: Final = QTextDocument.MarkdownFeature(
 
 
 def markdown_without_images(text: str) -> str:
-    """``text`` with every inline image turned into a link to it (``[🖼 alt](url)``): nothing to fetch."""
+    """``text`` with every inline image turned into a link to it (``[Image: alt](url)``): nothing to fetch (and no
+    emoji standing for an image: it would depend on the system's fonts)."""
 
     def link(match: re.Match[str]) -> str:
-        alt = match.group(1).strip() or "image"
+        alt = match.group(1).strip()
+        label = f"Image: {alt}" if alt else "Image"
         url = match.group(2)
-        return f"[🖼 {alt}]({url})" if url else f"🖼 {alt}"
+        return f"[{label}]({url})" if url else label
 
     return _IMAGE.sub(link, text)
 
@@ -51,8 +53,11 @@ class MarkdownLabel(QTextBrowser):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.LinksAccessibleByMouse
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard  # Tab visits the links, Enter opens one
         )
+        self.setAccessibleName("Description")
         self.viewport().setAutoFillBackground(False)
         self.setStyleSheet("QTextBrowser { background: transparent; }")
         self.document().setDocumentMargin(0)

@@ -1,20 +1,23 @@
-"""Shared look of the content viewers: a light/dark palette, badges, section headers, monospace font.
+"""Shared look of the content viewers: the theme's colours, badges, section headers, monospace font.
 
-Colours come from one small table per theme (chosen from the widget's palette), so every viewer agrees on what
-"error", "warning" and "ok" look like, and tests can read a widget's ``tone`` property instead of pixels.
+Colours come from one table per theme (``theme_colours``; which one from the application's palette, which the
+``theme.ThemeManager`` sets), so every viewer agrees on what "error", "warning" and "ok" look like, and tests can
+read a widget's ``tone`` property instead of pixels. Badges and section labels follow theme changes live.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QWidget
 
 from inspector.content.blocks import Badge
+from inspector.ui.widgets.theme import current_font_delta, small_font_size, themed_style
+from inspector.ui.widgets.theme_colours import DARK, LIGHT, Tones
 
 __all__ = [
+    "DARK",
+    "LIGHT",
     "Tones",
     "badge_label",
     "badge_row",
@@ -27,93 +30,6 @@ __all__ = [
     "tones",
 ]
 
-
-@dataclass(frozen=True, slots=True)
-class Tones:
-    """Colours (CSS strings) of one theme."""
-
-    text: str
-    muted: str
-    card_bg: str
-    card_border: str
-    accent: str
-    error_fg: str
-    error_bg: str
-    error_border: str
-    warning_fg: str
-    warning_bg: str
-    warning_border: str
-    ok_fg: str
-    ok_bg: str
-    ok_border: str
-    info_fg: str
-    info_bg: str
-    info_border: str
-    badge_bg: str
-    user_bubble: str
-    user_border: str
-    assistant_bubble: str
-    assistant_border: str
-    added_bg: str
-    removed_bg: str
-    hunk_fg: str
-
-
-LIGHT = Tones(
-    text="#1f2328",
-    muted="#59636e",
-    card_bg="#ffffff",
-    card_border="#d1d9e0",
-    accent="#0969da",
-    error_fg="#d1242f",
-    error_bg="#ffebe9",
-    error_border="#ff8182",
-    warning_fg="#9a6700",
-    warning_bg="#fff8c5",
-    warning_border="#d4a72c",
-    ok_fg="#1a7f37",
-    ok_bg="#dafbe1",
-    ok_border="#4ac26b",
-    info_fg="#0969da",
-    info_bg="#ddf4ff",
-    info_border="#54aeff",
-    badge_bg="#eff2f5",
-    user_bubble="#ddf4ff",
-    user_border="#b6e3ff",
-    assistant_bubble="#f6f8fa",
-    assistant_border="#d1d9e0",
-    added_bg="#dafbe1",
-    removed_bg="#ffebe9",
-    hunk_fg="#8250df",
-)
-
-DARK = Tones(
-    text="#e6edf3",
-    muted="#9198a1",
-    card_bg="#151b23",
-    card_border="#3d444d",
-    accent="#4493f8",
-    error_fg="#ff7b72",
-    error_bg="#3c1618",
-    error_border="#da3633",
-    warning_fg="#d29922",
-    warning_bg="#3a2d12",
-    warning_border="#9e6a03",
-    ok_fg="#3fb950",
-    ok_bg="#12261e",
-    ok_border="#238636",
-    info_fg="#4493f8",
-    info_bg="#121d2f",
-    info_border="#1f6feb",
-    badge_bg="#262c36",
-    user_bubble="#121d2f",
-    user_border="#1f6feb",
-    assistant_bubble="#151b23",
-    assistant_border="#3d444d",
-    added_bg="#12261e",
-    removed_bg="#3c1618",
-    hunk_fg="#d2a8ff",
-)
 
 _BADGE_TONES = {
     "audience": "info",
@@ -139,9 +55,11 @@ def tones(widget: QWidget | None = None) -> Tones:
 
 
 def monospace_font(point_delta: int = 0) -> QFont:
+    """The system's fixed-width font at the chosen font size (View → Font size), ``point_delta`` points off it."""
     font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    if point_delta and font.pointSize() > 0:
-        font.setPointSize(font.pointSize() + point_delta)
+    delta = point_delta + current_font_delta()
+    if delta and font.pointSizeF() > 0:
+        font.setPointSizeF(max(font.pointSizeF() + delta, 4.0))
     return font
 
 
@@ -162,11 +80,15 @@ def badge_label(text: str, tone: str = "neutral", tooltip: str = "", parent: QWi
     label.setProperty("tone", tone)
     label.setToolTip(tooltip)
     label.setTextFormat(Qt.TextFormat.PlainText)
-    fg, bg, border = tone_colors(tones(parent), tone)
-    label.setStyleSheet(
-        f"QLabel#badge {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
-        " padding: 0px 7px; font-size: 11px; }"
-    )
+
+    def build(t: Tones) -> str:
+        fg, bg, border = tone_colors(t, tone)
+        return (
+            f"QLabel#badge {{ color: {fg}; background: {bg}; border: 1px solid {border}; border-radius: 8px;"
+            f" padding: 0px 7px; font-size: {small_font_size()}; }}"
+        )
+
+    themed_style(label, build)
     return label
 
 
@@ -178,7 +100,10 @@ def badge_row(badges: list[Badge], parent: QWidget | None = None) -> list[QLabel
 def section_label(text: str, parent: QWidget | None = None) -> QLabel:
     label = QLabel(text, parent)
     label.setObjectName("sectionLabel")
-    label.setStyleSheet(f"QLabel#sectionLabel {{ color: {tones(parent).muted}; font-weight: 600; font-size: 11px; }}")
+    themed_style(
+        label,
+        lambda t: f"QLabel#sectionLabel {{ color: {t.muted}; font-weight: 600; font-size: {small_font_size()}; }}",
+    )
     return label
 
 

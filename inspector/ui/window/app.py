@@ -71,9 +71,17 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--demo", action="store_true", help="open the window and connect to the bundled demo server")
     parser.add_argument("profile", nargs="?", help="a saved profile (name or id) to connect to")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="open the window, connect to the bundled demo server, wait for its tool list, print one line and "
+        "exit (0: it worked): a check of an installed or packaged app",
+    )
     args = parser.parse_args(argv)
     if args.demo and args.profile:
         parser.error("give either --demo or a profile, not both")
+    if args.smoke_test and args.profile:
+        parser.error("--smoke-test connects to the demo server, not to a profile")
     return args
 
 
@@ -104,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
             sys.stderr.write(f"mcp-inspect: no saved profile named {args.profile!r} (profiles: {names})\n")
             return USAGE_EXIT
         profile_id = found.id
-    return _run_window(store, demo=args.demo, profile_id=profile_id)
+    return _run_window(store, demo=args.demo, profile_id=profile_id, smoke=args.smoke_test)
 
 
 def new_event_loop(app: object, *, already_running: bool = False) -> asyncio.AbstractEventLoop:
@@ -207,10 +215,12 @@ def share_the_gil() -> None:
     sys.setswitchinterval(GUI_SWITCH_INTERVAL)
 
 
-def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> int:
+def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None, smoke: bool = False) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
+    from inspector.resource_files import APP_ID
+    from inspector.ui.widgets.resources import app_icon
     from inspector.ui.window.main_window import MainWindow
 
     share_the_gil()
@@ -218,20 +228,28 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
     app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0] if sys.argv else "mcp-inspect"])
     app.setApplicationName("mcp-inspector-desktop")
     app.setApplicationDisplayName("MCP Inspector")
-    app.setDesktopFileName("mcp-inspector-desktop")
+    app.setDesktopFileName(APP_ID)  # the desktop entry (resources/linux/APP_ID.desktop) the window belongs to
+    app.setWindowIcon(app_icon())
     loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
 
-    window = MainWindow(store)
-    window.restore_state()
+    window = MainWindow(store, first_run_tour=not smoke)  # the tour once, on the first run
+    if not smoke:  # the smoke test opens the demo alone, whatever tabs were open last time
+        window.restore_state()
     window.firstPainted.connect(lambda: warm_up_in_background(loop))  # the models import while the server starts
     window.show()
-    if demo:  # the server's process starts on the loop's first turn, before the first paint (it takes a moment)
+    if smoke:
+        from inspector.ui.window.smoke import smoke_test
+
+        until: Awaitable[object] = smoke_test(window)
+    elif demo:  # the server's process starts on the loop's first turn, before the first paint (it takes a moment)
         window.connect_demo()
     elif profile_id is not None:
         window.connect_profile(profile_id)
 
     quitting = asyncio.Event()
+    if not smoke:
+        until = quitting.wait()
     window.closed.connect(quitting.set)
     app.aboutToQuit.connect(quitting.set)  # a quit from elsewhere (session manager)
     # Ctrl-C in the terminal closes the window without asking (saving its state); the idle timer lets Python run
@@ -242,9 +260,10 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
     heartbeat.start(250)
     quit_on_close = app.quitOnLastWindowClosed()
     app.setQuitOnLastWindowClosed(False)  # the loop ends when the window closes, not when Qt decides
+    outcome: object = None
     try:
         try:
-            run_until_complete(loop, quitting.wait())
+            outcome = run_until_complete(loop, until)
         except RuntimeError:  # Qt's loop was quit directly: still close everything below
             window.save_state()
         run_until_complete(loop, window.shutdown())
@@ -255,4 +274,4 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None) -> i
         signal.signal(signal.SIGINT, previous_handler)
         app.setQuitOnLastWindowClosed(quit_on_close)
         asyncio.set_event_loop(None)
-    return 0
+    return outcome if smoke and isinstance(outcome, int) else 0

@@ -36,19 +36,28 @@ from inspector.ui.connection.stderr_console import StderrConsole
 from inspector.ui.explore.area import Explore
 from inspector.ui.explore.catalog.split_memory import SplitMemory
 from inspector.ui.log import LogPanel
+from inspector.ui.regression.collections_panel import CollectionsPanel
 from inspector.ui.server_requests import RequestsIndicator
+from inspector.ui.widgets.mark_label import MarkLabel
+from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import theme_manager, themed_style
 from inspector.ui.window.settings import UiSettings
 
-__all__ = ["STATE_COLORS", "ConnectionTab", "WelcomePage", "state_icon"]
+__all__ = ["ConnectionTab", "state_colour", "state_icon"]
 
-STATE_COLORS: Final[dict[ConnectionState, str]] = {
-    ConnectionState.IDLE: "#8a8a8a",
-    ConnectionState.CONNECTING: "#d08c00",
-    ConnectionState.CONNECTED: "#2e9d4f",
-    ConnectionState.FAILED: "#c62828",
-    ConnectionState.EXITED: "#c62828",
-    ConnectionState.CLOSED: "#8a8a8a",
-}
+
+def state_colour(state: ConnectionState) -> str:
+    """The theme's colour of a connection state (the tab's dot): connected, connecting, failed or idle."""
+    t = tones()
+    if state is ConnectionState.CONNECTED:
+        return t.connected
+    if state is ConnectionState.CONNECTING:
+        return t.connecting
+    if state in (ConnectionState.FAILED, ConnectionState.EXITED):
+        return t.error_fg
+    return t.idle
+
+
 STATE_TITLES: Final[dict[ConnectionState, str]] = {
     ConnectionState.IDLE: "Not connected",
     ConnectionState.CONNECTING: "Connecting…",
@@ -58,7 +67,6 @@ STATE_TITLES: Final[dict[ConnectionState, str]] = {
     ConnectionState.CLOSED: "Disconnected",
 }
 STDERR_LINES_SHOWN: Final = 6
-STORAGE_NOTE_STYLE: Final = "#storageNote { background: #fff4ce; color: #3d3000; padding: 3px 6px; }"
 
 
 def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
@@ -67,7 +75,7 @@ def state_icon(state: ConnectionState, size: int = 12) -> QIcon:
     pixmap.fill(Qt.GlobalColor.transparent)
     painter = QPainter(pixmap)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setBrush(QColor(STATE_COLORS[state]))
+    painter.setBrush(QColor(state_colour(state)))
     painter.setPen(Qt.PenStyle.NoPen)
     painter.drawEllipse(1, 1, size - 2, size - 2)
     painter.end()
@@ -104,10 +112,13 @@ class ConnectionTab(QWidget):
         self.stderr_label.setWordWrap(True)
         self.stderr_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.stderr_label.hide()
-        self.storage_label = QLabel()
+        self.storage_label = MarkLabel()
         """Shown while the session's recording is kept in memory only (the data dir cannot be written)."""
         self.storage_label.setObjectName("storageNote")
-        self.storage_label.setStyleSheet(STORAGE_NOTE_STYLE)
+        themed_style(
+            self.storage_label,
+            lambda t: f"#storageNote {{ background: {t.warning_bg}; color: {t.text}; padding: 3px 6px; }}",
+        )
         self.storage_label.setWordWrap(True)
         self.storage_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.storage_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
@@ -158,6 +169,9 @@ class ConnectionTab(QWidget):
         self.inner_tabs.addTab(self.stderr_console, "Stderr")
         self.inner_tabs.addTab(self.notifications, "Notifications")
         self.inner_tabs.addTab(self.roots_panel, "Roots")
+        self.collections = CollectionsPanel(controller)
+        """Saved calls with assertions, run against this connection ("Save to collection" ends here)."""
+        self.inner_tabs.addTab(self.collections, "Collections")
         self.explore.add_to(self.inner_tabs, 1)
         self.auth_view: AuthView | None = None
         self._sync_auth_view()
@@ -195,10 +209,13 @@ class ConnectionTab(QWidget):
             panel.readResourceRequested.connect(explore.open_resource)
             panel.openUrlRequested.connect(explore.open_url)
             panel.openFileRequested.connect(explore.open_file)
+            panel.saveCallRequested.connect(self.collections.add_call)
             panel.on_state(c.state)
         c.stateChanged.connect(explore.apply_gates)
+        self.log.saveCallRequested.connect(self.collections.add_call)  # a request row's "Save to Collection"
         self.overview.era_section.cacheRefreshed.connect(explore.show_fresh)  # the lists re-read at once
         c.stateChanged.connect(self._on_state)  # last: the tab re-emits once everything followed
+        theme_manager().changed.connect(self._show_state_dot)  # the dot in the new theme's colours
         self._on_state(c.state)
 
     # -- commands --------------------------------------------------------------------------------
@@ -233,6 +250,7 @@ class ConnectionTab(QWidget):
         """Close the connection and the recording for good (the tab is going away)."""
         self._ticker.stop()
         self.explore.shutdown()
+        self.collections.shutdown()
         self.log.release()  # the panel's reader lets go of the file before the recording closes
         await self.controller.aclose()
 
@@ -271,7 +289,7 @@ class ConnectionTab(QWidget):
             self.log.set_recording(recording)
         note = self.controller.storage_note
         if note:
-            text = f"⚠ {note[0].upper()}{note[1:]}"
+            text = f"{note[0].upper()}{note[1:]}"
             if self.storage_label.text() != text:
                 self.storage_label.setText(text)
                 self.storage_label.setToolTip(
@@ -328,9 +346,12 @@ class ConnectionTab(QWidget):
             self.overview.era_section.update_cache()
         self._update_cancel()
         self.disconnect_button.setEnabled(state in (ConnectionState.CONNECTED, ConnectionState.CONNECTING))
-        self.state_dot.setPixmap(state_icon(state, 14).pixmap(14, 14))
+        self._show_state_dot()
         self._update_header()
         self.stateChanged.emit(state)
+
+    def _show_state_dot(self) -> None:
+        self.state_dot.setPixmap(state_icon(self.controller.state, 14).pixmap(14, 14))
 
     def _describe_target(self) -> str:
         settings = self.controller.settings
@@ -412,31 +433,3 @@ class ConnectionTab(QWidget):
         if lines:
             self.stderr_label.setText("Last stderr lines:\n" + "\n".join(lines))
             self.stderr_label.show()
-
-
-class WelcomePage(QWidget):
-    """What the tab area shows while no connection is open."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        title = QLabel("<h2>MCP Inspector</h2>")
-        text = QLabel(
-            "Pick a profile on the left and press <b>Connect</b> (or double-click it). Every connection opens "
-            "in its own tab with the server's overview, the full message log and its stderr.<br><br>"
-            "New here? Try the bundled demo server: it exercises every MCP feature."
-        )
-        text.setWordWrap(True)
-        text.setMaximumWidth(520)
-        self.demo_button = QPushButton("Connect to the demo server")
-        self.demo_button.setMinimumHeight(32)
-        column = QVBoxLayout()
-        column.addStretch(2)
-        column.addWidget(title)
-        column.addWidget(text)
-        column.addSpacing(12)
-        column.addWidget(self.demo_button, 0, Qt.AlignmentFlag.AlignLeft)
-        column.addStretch(3)
-        outer = QHBoxLayout(self)
-        outer.addStretch(1)
-        outer.addLayout(column, 3)
-        outer.addStretch(1)

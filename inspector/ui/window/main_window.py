@@ -27,17 +27,25 @@ from PySide6.QtWidgets import (
 )
 
 from inspector import __version__
+from inspector.content.plural import plural
 from inspector.store.paths import describe_os_error, storage_problems
 from inspector.store.profiles import Profile, ProfileStore
 from inspector.store.profiles.redaction import secret_redactor
 from inspector.store.profiles.sections import Root
 from inspector.store.recording import Recording, RecordingError
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
-from inspector.ui.log import open_recording_dialog
+from inspector.ui.log import RecordingWindow, open_recording_dialog
 from inspector.ui.profiles.import_dialog import ImportDialog
 from inspector.ui.profiles.panel import ProfilesPanel
+from inspector.ui.profiles.paste_dialog import PasteDialog
+from inspector.ui.regression.replay_dialog import ReplayDialog
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.window.connection_tab import ConnectionTab, WelcomePage, state_icon
+from inspector.ui.widgets.mark_label import MarkLabel
+from inspector.ui.widgets.tour import Tour
+from inspector.ui.window.compare_hookup import CompareHookup
+from inspector.ui.window.connection_tab import ConnectionTab, state_icon
+from inspector.ui.window.empty_state import EmptyState
+from inspector.ui.window.keyboard import KeyboardActions
 from inspector.ui.window.profile_bridge import (
     DEMO_HTTP_PROFILE_ID,
     ProfileNotConnectable,
@@ -46,7 +54,10 @@ from inspector.ui.window.profile_bridge import (
     demo_profile,
     is_demo,
 )
+from inspector.ui.window.replay_hookup import open_replay, recording_chooser, replay_targets
 from inspector.ui.window.settings import UiSettings
+from inspector.ui.window.tour_steps import window_tour_steps
+from inspector.ui.window.view_menu import ViewMenu
 
 __all__ = ["MainWindow"]
 
@@ -77,11 +88,15 @@ class MainWindow(QMainWindow):
         settings: UiSettings | None = None,
         *,
         recording_factory: RecordingFactory | None = None,
+        first_run_tour: bool = False,
         parent: QWidget | None = None,
     ) -> None:
+        """``first_run_tour``: show the tour after the first paint unless ``settings`` says it was shown (the app
+        asks for it; tests build windows without it)."""
         super().__init__(parent)
         self.store = store
         self.settings = settings if settings is not None else UiSettings()
+        self.view_menu = ViewMenu(self, self.settings)  # the saved theme and font size, before any widget is made
         self._recording_factory = recording_factory
         self._closing: set[asyncio.Task[None]] = set()
         self._dialogs: list[QWidget] = []
@@ -90,6 +105,9 @@ class MainWindow(QMainWindow):
         """The open "quit with live connections?" question, if any."""
         self._quit_confirmed = False
         self._painted = False
+        self._first_run_tour = first_run_tour
+        self.tour: Tour | None = None
+        """The tour overlay while it is open."""
         self.settings_problem: str | None = None
         self.setWindowTitle("MCP Inspector")
 
@@ -99,7 +117,7 @@ class MainWindow(QMainWindow):
         self.tabs.setTabsClosable(True)
         self.tabs.setMovable(True)
         self.tabs.setDocumentMode(True)
-        self.welcome = WelcomePage()
+        self.welcome = EmptyState()
         self.demo_button = self.welcome.demo_button
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
@@ -120,11 +138,12 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.status_label = QLabel()
-        self.keyring_label = QLabel()
+        self.keyring_label = MarkLabel()
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.keyring_label)
         self._make_actions()
         self._connect_signals()
+        self.keyboard = KeyboardActions(self)  # the command palette, Go menu, Run / Cancel, Help → Keyboard shortcuts
         self._show_notices()
         self.resize(1280, 800)
 
@@ -140,28 +159,39 @@ class MainWindow(QMainWindow):
         key = QKeySequence.StandardKey
         self.new_action = self._action("&New profile…", QKeySequence(key.New))
         self.import_action = self._action("&Import servers…", "Ctrl+I")
+        self.paste_action = self._action("&Paste an mcpServers snippet…")
         self.export_one_action = self._action("&Export selected profile…")
         self.export_all_action = self._action("Export &all profiles…")
         self.open_recording_action = self._action("&Open recording…", QKeySequence(key.Open))
+        self.replay_recording_action = self._action("Replay &recording against…")
         self.export_log_action = self._action("Export log as JSON &lines…")
         self.quit_action = self._action("&Quit", QKeySequence(key.Quit))
         self.connect_action = self._action("&Connect selected profile", "Ctrl+Shift+Return")  # Ctrl+Return: Run/Get
         self.demo_action = self._action("Connect to the &demo server")
         self.demo_http_action = self._action("Connect to the demo server over &HTTP")
         self.reconnect_action = self._action("&Reconnect", "Ctrl+R")
-        self.disconnect_action = self._action("&Disconnect")
+        self.disconnect_action = self._action("&Disconnect", "Ctrl+Shift+D")
         self.close_tab_action = self._action("Close &tab", QKeySequence(key.Close))
+        self.compare_action = self._action("Compare &with…")
+        self.save_snapshot_action = self._action("Save &snapshot…")
         self.about_action = self._action("&About MCP Inspector")
+        self.tour_action = self._action("&Tour")
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
-        for item in (self.new_action, self.import_action, None, self.export_one_action, self.export_all_action, None,
-                     self.open_recording_action, self.export_log_action, None, self.quit_action):  # fmt: skip
+        for item in (self.new_action, self.import_action, self.paste_action, None, self.export_one_action,
+                     self.export_all_action, None,
+                     self.open_recording_action, self.replay_recording_action, self.export_log_action, None,
+                     self.quit_action):  # fmt: skip
             file_menu.addSeparator() if item is None else file_menu.addAction(item)
         conn_menu = bar.addMenu("&Connection")
         for item in (self.connect_action, self.demo_action, self.demo_http_action, None, self.reconnect_action,
-                     self.disconnect_action, None, self.close_tab_action):  # fmt: skip
+                     self.disconnect_action, None, self.compare_action, self.save_snapshot_action, None,
+                     self.close_tab_action):  # fmt: skip
             conn_menu.addSeparator() if item is None else conn_menu.addAction(item)
-        bar.addMenu("&Help").addAction(self.about_action)
+        bar.addMenu(self.view_menu.menu)
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.tour_action)
+        help_menu.addAction(self.about_action)
 
     def _connect_signals(self) -> None:
         p = self.profiles
@@ -171,14 +201,19 @@ class MainWindow(QMainWindow):
         p.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 8000))
         p.profileSaved.connect(self.refresh_tab)
         self.demo_button.clicked.connect(self.connect_demo)
+        self.welcome.importFileRequested.connect(self.open_import_dialog_on)
+        self.welcome.pasteRequested.connect(self.open_paste_dialog)
+        self.welcome.newRequested.connect(p.new_profile)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._update_status)
         self.tabs.currentChanged.connect(self._follow_current_tab)
         self.new_action.triggered.connect(p.new_profile)
         self.import_action.triggered.connect(self.open_import_dialog)
+        self.paste_action.triggered.connect(self.open_paste_dialog)
         self.export_one_action.triggered.connect(lambda: p.ask_export(all_profiles=False))
         self.export_all_action.triggered.connect(lambda: p.ask_export(all_profiles=True))
         self.open_recording_action.triggered.connect(self.ask_open_recording)
+        self.replay_recording_action.triggered.connect(self.ask_replay_recording)
         self.export_log_action.triggered.connect(self.ask_export_log)
         self.quit_action.triggered.connect(self.close)
         self.connect_action.triggered.connect(p.connect_selected)
@@ -187,12 +222,19 @@ class MainWindow(QMainWindow):
         self.reconnect_action.triggered.connect(lambda: self._with_current(ConnectionTab.reconnect))
         self.disconnect_action.triggered.connect(lambda: self._with_current(lambda t: t.controller.stop()))
         self.close_tab_action.triggered.connect(lambda: self.close_tab(self.tabs.currentIndex()))
+        self.compare = CompareHookup(self, self.current_tab, self.connection_tabs, self.show_error)
+        self.compare_action.triggered.connect(self.compare.ask_compare)
+        self.save_snapshot_action.triggered.connect(self.compare.ask_save_snapshot)
         self.about_action.triggered.connect(self.show_about)
+        self.tour_action.triggered.connect(self.start_tour)
         self.firstPainted.connect(self._show_keyring_notice)
+        self.view_menu.theme.changed.connect(self._show_tab_states)  # the tabs' state dots in the new theme
+        self.firstPainted.connect(self._offer_tour)
 
     def _connect_tab_signals(self, tab: ConnectionTab) -> None:
         tab.roots_panel.rootsEdited.connect(partial(self.save_roots, tab.profile_id))
         tab.stateChanged.connect(lambda _state: self._on_tab_state(tab))
+        tab.log.replayRequested.connect(self.open_replay)
 
     def _show_notices(self) -> None:
         """Unwritable dirs and load warnings now; the keyring's notice after the first paint (loading the keyring
@@ -205,7 +247,7 @@ class MainWindow(QMainWindow):
     def _show_keyring_notice(self) -> None:
         notice = self.store.secrets.message
         if notice:
-            self.keyring_label.setText("⚠ Secrets are kept for this session only")
+            self.keyring_label.setText("Secrets are kept for this session only")
             self.keyring_label.setToolTip(notice)
             self.banner.show_messages([*self._notices, notice])
         self.keyring_label.setVisible(bool(notice))
@@ -348,6 +390,10 @@ class MainWindow(QMainWindow):
         if tab is not None:
             command(tab)
 
+    def _show_tab_states(self) -> None:
+        for tab in self.connection_tabs():
+            self._on_tab_state(tab)
+
     def _on_tab_state(self, tab: ConnectionTab) -> None:
         index = self.tabs.indexOf(tab)
         if index >= 0:
@@ -369,6 +415,9 @@ class MainWindow(QMainWindow):
         self.disconnect_action.setEnabled(live)
         self.reconnect_action.setEnabled(tab is not None)
         self.close_tab_action.setEnabled(tab is not None)
+        connected = tab is not None and tab.controller.state is ConnectionState.CONNECTED
+        self.compare_action.setEnabled(connected)
+        self.save_snapshot_action.setEnabled(connected)
         self.export_log_action.setEnabled(tab is not None and tab.controller.recording is not None)
 
     async def shutdown(self) -> None:
@@ -388,15 +437,53 @@ class MainWindow(QMainWindow):
         return tab.log.export_jsonl_dialog() if tab is not None else None
 
     def ask_open_recording(self) -> QFileDialog:
-        return open_recording_dialog(self)
+        return open_recording_dialog(self, self._recording_opened)
+
+    def ask_replay_recording(self) -> QFileDialog:
+        """The recordings folder: the chosen recording opens in "Replay against…"."""
+        return recording_chooser(self, self.open_replay)
+
+    def _recording_opened(self, window: RecordingWindow) -> None:
+        window.panel.replayRequested.connect(self.open_replay)
+
+    def open_replay(self, path: str) -> ReplayDialog:
+        """The "Replay against…" dialog of the recording at ``path`` (from a tab's log or the offline viewer).
+
+        A tab still writing that recording commits what it buffered first, so the replay sees every request."""
+        for tab in self.connection_tabs():
+            recording = tab.controller.recording
+            if recording is not None and str(recording.path) == path:
+                try:
+                    recording.flush()
+                except RecordingError:
+                    pass  # the dialog reads what was committed and says so if the file is unreadable
+        return open_replay(path, replay_targets(self.current_tab(), self.store.list_profiles()), self)
 
     def open_import_dialog(self) -> ImportDialog:
-        dialog = ImportDialog(self, secrets=self.store.secrets)
+        return self._open_import(ImportDialog(self, secrets=self.store.secrets))
+
+    def open_import_dialog_on(self, path: str) -> ImportDialog:
+        """The import dialog with this file read (the empty state's found configs; "" opens it empty)."""
+        dialog = self.open_import_dialog()
+        dialog.load_path(path)
+        return dialog
+
+    def open_paste_dialog(self) -> PasteDialog:
+        dialog = PasteDialog(self, secrets=self.store.secrets)
+        self._open_import(dialog)
+        return dialog
+
+    def _open_import(self, dialog: ImportDialog) -> ImportDialog:
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.profiles.add_profiles(dialog.selected_profiles()))
+        dialog.accepted.connect(lambda: self._imported(self.profiles.add_profiles(dialog.selected_profiles())))
         self.import_dialog = dialog
         dialog.open()
         return dialog
+
+    def _imported(self, added: list[Profile]) -> None:
+        if added:
+            names = ", ".join(p.name for p in added)
+            self.statusBar().showMessage(f"Imported {plural(len(added), 'profile')}: {names}", 8000)
 
     # -- messages --------------------------------------------------------------------------------
 
@@ -406,6 +493,25 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, "MCP Inspector", text, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
+
+    def start_tour(self) -> Tour:
+        """The tour of the window (Help → Tour); remembered as shown, so the first run's does not come again."""
+        if self.tour is not None:
+            self.tour.raise_()
+            return self.tour
+        tour = self.tour = Tour(self, window_tour_steps(self))
+        tour.destroyed.connect(self._forget_tour)
+        self.settings.tour_seen = True
+        self.settings.sync()
+        tour.start()
+        return tour
+
+    def _forget_tour(self) -> None:
+        self.tour = None
+
+    def _offer_tour(self) -> None:
+        if self._first_run_tour and not self.settings.tour_seen:
+            self.start_tour()
 
     def show_about(self) -> None:
         box = QMessageBox(

@@ -10,13 +10,13 @@ its sampling auto-reply, its declared capabilities).
 from __future__ import annotations
 
 import copy
-import sys
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from PySide6.QtWidgets import QWidget
 
+from inspector.demo.command import demo_command
 from inspector.protocol.limits import Limits
 from inspector.protocol.session import Timeouts
 from inspector.store.profiles import Profile, StdioSettings
@@ -57,10 +57,11 @@ class ProfileNotConnectable(Exception):
 
 def demo_profile() -> Profile:
     """The bundled demo server, run with this very interpreter."""
+    command, *args = demo_command()  # the frozen app runs the demo through its own executable
     return Profile(
         name="Demo server",
         id=DEMO_PROFILE_ID,
-        stdio=StdioSettings(command=sys.executable, args=["-m", "inspector.demo"]),
+        stdio=StdioSettings(command=command, args=args),
     )
 
 

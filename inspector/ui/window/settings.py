@@ -1,8 +1,8 @@
 """The window's own state between runs (QSettings in an INI file next to the profiles).
 
 What is kept: the main window's geometry and dock/toolbar state, the splitter positions (sidebar,
-overview, log), the open tabs (profile ids, in order, and the current one) and the last selected
-profile. Nothing here is ever a secret. The file lives in the config dir, so
+overview, log), the open tabs (profile ids, in order, and the current one), the last selected
+profile and whether the first-run tour was shown. Nothing here is ever a secret. The file lives in the config dir, so
 ``MCP_INSPECTOR_CONFIG_DIR`` (set by the tests) moves it too; ``path`` overrides it.
 """
 
@@ -109,6 +109,41 @@ class UiSettings:
             self._qs.setValue("profiles/last", profile_id)
         else:
             self._qs.remove("profiles/last")
+
+    # -- look ------------------------------------------------------------------------------------------------
+
+    @property
+    def theme_mode(self) -> str:
+        """View → Theme: "system" (follow the system's light/dark), "light" or "dark"."""
+        value = self._str("look/theme")
+        return value if value in ("system", "light", "dark") else "system"
+
+    @theme_mode.setter
+    def theme_mode(self, mode: str) -> None:
+        self._qs.setValue("look/theme", mode)
+
+    @property
+    def font_delta(self) -> int:
+        """View → Font size: points above (or below) the platform's font size."""
+        try:
+            return int(str(self._qs.value("look/font_delta", 0)))
+        except ValueError:
+            return 0
+
+    @font_delta.setter
+    def font_delta(self, delta: int) -> None:
+        self._qs.setValue("look/font_delta", int(delta))
+
+    # -- first run ---------------------------------------------------------------------------------
+
+    @property
+    def tour_seen(self) -> bool:
+        """The first-run tour was shown (walked or dismissed): it is not offered at start-up again (Help → Tour)."""
+        return str(self._qs.value("first_run/tour_seen", "false")).lower() == "true"
+
+    @tour_seen.setter
+    def tour_seen(self, seen: bool) -> None:
+        self._qs.setValue("first_run/tour_seen", "true" if seen else "false")
 
     def sync(self) -> str | None:
         """Write to disk now; why that failed (the config dir cannot be written...), or None."""

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QListView, QToolBu
 from inspector.content.catalog import CatalogEntry
 from inspector.content.plural import plural
 from inspector.ui.explore.catalog.model import ENTRY_ROLE, CatalogDelegate, CatalogModel
-from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import small_font_size, themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["ListBrowser"]
@@ -33,14 +33,17 @@ class ListBrowser(QWidget):
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setPlaceholderText(f"Filter {noun}s (name, title, description)")
         self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setAccessibleName(f"Filter the {noun}s")
         self.refresh_button = QToolButton(self)
         self.refresh_button.setText("⟳")
         self.refresh_button.setToolTip(f"List the {noun}s again")
+        self.refresh_button.setAccessibleName(f"Refresh the {noun}s")
         self.refresh_button.setAutoRaise(True)
         self.count_label = QLabel(self)
-        self.count_label.setStyleSheet(f"color: {tones(self).muted};")
+        themed_style(self.count_label, lambda t: f"color: {t.muted};")
         self.view = QListView(self)
         self.view.setModel(self.model)
+        self.view.setAccessibleName(f"{noun.capitalize()}s")
         self.view.setItemDelegate(CatalogDelegate(self.view))
         self.view.setUniformItemSizes(True)
         self.view.setSelectionMode(QListView.SelectionMode.SingleSelection)
@@ -48,7 +51,7 @@ class ListBrowser(QWidget):
         self.view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.note_label = QLabel(self)
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet(f"color: {tones(self).info_fg}; font-size: 11px;")
+        themed_style(self.note_label, lambda t: f"color: {t.info_fg}; font-size: {small_font_size()};")
         self.note_label.hide()
         top = QHBoxLayout()
         top.setSpacing(4)
@@ -101,9 +104,13 @@ class ListBrowser(QWidget):
         return True
 
     def show_note(self, text: str, tone: str = "info") -> None:
-        t = tones(self)
-        color = {"info": t.info_fg, "error": t.error_fg, "muted": t.muted}.get(tone, t.info_fg)
-        self.note_label.setStyleSheet(f"color: {color}; font-size: 11px;")
+        themed_style(
+            self.note_label,
+            lambda t: (
+                f"color: { ({'info': t.info_fg, 'error': t.error_fg, 'muted': t.muted}.get(tone, t.info_fg)) };"
+                f" font-size: {small_font_size()};"
+            ),
+        )
         self.note_label.setText(text)
         self.note_label.setVisible(bool(text))
 

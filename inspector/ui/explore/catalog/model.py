@@ -27,6 +27,7 @@ from inspector.content.catalog import CatalogEntry, describe_hints, filter_entri
 from inspector.content.text import format_duration
 from inspector.store.history import HistoryEntry
 from inspector.ui.explore.common.icons import entry_icon
+from inspector.ui.widgets.resources import ui_icon, ui_pixmap
 from inspector.ui.widgets.style import Tones, tones
 
 __all__ = ["ENTRY_ROLE", "NAME_ROLE", "CatalogDelegate", "CatalogModel", "HistoryModel", "RowLayout", "entry_icon"]
@@ -159,6 +160,9 @@ class RowLayout:
     """Badges that did not fit (drawn as one "+N" pill; the tooltip and the page's header list them all)."""
     description: str
     description_rect: QRect
+    mark: tuple[str, str] | None = None
+    """The UI icon (name, tone) drawn before the description: a problem's warning, an unavailable tool's error."""
+    mark_rect: QRect | None = None
 
 
 class CatalogDelegate(QStyledItemDelegate):
@@ -234,15 +238,21 @@ class CatalogDelegate(QStyledItemDelegate):
             if bx + more_w <= right:
                 items.append((f"+{hidden}", "more", QRect(bx, box_top, more_w, box_h)))
         first_line = entry.description.strip().splitlines()[0] if entry.description.strip() else ""
+        mark: tuple[str, str] | None = None
         if entry.problems and not first_line:
-            first_line = "⚠ " + "; ".join(entry.problems)
+            first_line, mark = "; ".join(entry.problems), ("warning", "warning")
         if entry.unavailable:
-            first_line = "✗ " + entry.unavailable
+            first_line, mark = entry.unavailable, ("error", "error")
         second = top + line_h + 2
-        description = QFontMetrics(base).elidedText(first_line or "(no description)", Qt.TextElideMode.ElideRight, room)
-        return RowLayout(
-            title, title_rect, name, name_rect, items, hidden, description, QRect(left, second, room, line_h)
+        text_rect, mark_rect = QRect(left, second, room, line_h), None
+        if mark is not None:  # the icon first, the text after it
+            size = min(16, line_h)
+            mark_rect = QRect(left, second + (line_h - size) // 2, size, size)
+            text_rect = QRect(left + size + 4, second, max(0, room - size - 4), line_h)
+        description = QFontMetrics(base).elidedText(
+            first_line or "(no description)", Qt.TextElideMode.ElideRight, text_rect.width()
         )
+        return RowLayout(title, title_rect, name, name_rect, items, hidden, description, text_rect, mark, mark_rect)
 
     @staticmethod
     def name_font(base: QFont) -> QFont:
@@ -313,10 +323,32 @@ class CatalogDelegate(QStyledItemDelegate):
         painter.setFont(plain)
         painter.setPen(QColor(t.error_fg) if entry.unavailable and not selected else muted)
         painter.drawText(row.description_rect, Qt.AlignmentFlag.AlignVCenter, row.description)
+        if row.mark is not None and row.mark_rect is not None:
+            tone = "text" if selected else row.mark[1]
+            pixmap = ui_pixmap(
+                row.mark[0], row.mark_rect.width(), tone=tone, ratio=painter.device().devicePixelRatioF()
+            )
+            painter.drawPixmap(row.mark_rect, pixmap)
         painter.restore()
 
 
-OUTCOME_MARKS: Final = {"ok": "✓", "isError": "✗", "cancelled": "⊘", "timed out": "⏱", "failed": "⚠"}
+OUTCOME_ICONS: Final = {
+    "ok": "check",
+    "isError": "error",
+    "cancelled": "cancelled",
+    "timed out": "clock",
+    "failed": "warning",
+}
+"""The UI icon (resources/icons/ui) of each outcome, drawn in the outcome's tone (``outcome_kind``)."""
+
+
+def outcome_icon(outcome: str | None) -> tuple[str, str] | None:
+    """``(icon name, tone)`` of a call's outcome (None: no outcome recorded)."""
+    if outcome is None:
+        return None
+    name = OUTCOME_ICONS.get(outcome, "warning" if outcome.startswith("error") else "info")
+    kind = outcome_kind(outcome)
+    return name, "muted" if kind == "neutral" else kind
 
 
 def outcome_kind(outcome: str | None) -> str:
@@ -331,12 +363,11 @@ def outcome_kind(outcome: str | None) -> str:
 
 
 def outcome_text(entry: HistoryEntry) -> str:
-    """``✓ ok · 54 ms``, ``✗ isError · 1.2 s``, ``⚠ error -32602 · 3 ms``; ``no outcome`` for a call that never
-    ended (or one from a history file older than outcomes)."""
+    """``ok · 54 ms``, ``isError · 1.2 s``, ``error -32602 · 3 ms`` (the row's icon marks the outcome,
+    ``outcome_icon``); ``no outcome`` for a call that never ended (or one from a history file older than outcomes)."""
     if entry.outcome is None:
         return "no outcome recorded"
-    mark = OUTCOME_MARKS.get(entry.outcome, "⚠" if entry.outcome.startswith("error") else "•")
-    text = f"{mark} {entry.outcome}"
+    text = entry.outcome
     return f"{text} · {format_duration(entry.duration)}" if entry.duration is not None else text
 
 
@@ -366,6 +397,9 @@ class HistoryModel(QAbstractListModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{when(entry.at, dated=True)}  ·  {outcome_text(entry)}   {entry.summary(200)}"
+        if role == Qt.ItemDataRole.DecorationRole:
+            icon = outcome_icon(entry.outcome)
+            return ui_icon(icon[0], tone=icon[1]) if icon is not None else None
         if role == Qt.ItemDataRole.ForegroundRole:
             kind = outcome_kind(entry.outcome)
             return QColor(_badge_colors(tones(), kind)[0]) if kind in ("error", "warning") else None

@@ -11,7 +11,8 @@ with ``abc.ABCMeta``, so the hooks raise ``NotImplementedError`` until a panel i
   called once with the current state when wired; ``on_notification(event)`` — every server notification
   (list_changed, updates, log messages); ``shutdown()`` — the tab is closing: cancel running work.
 * Signals for content actions, connected by the tab to the Explore area: ``readResourceRequested(uri)`` (a
-  resource link was clicked), ``openUrlRequested(url)``, ``openFileRequested(path)``.
+  resource link was clicked), ``openUrlRequested(url)``, ``openFileRequested(path)``, ``saveCallRequested(method,
+  params)`` ("Save to collection" on a page).
 
 Whether there is a live connection is asked with ``panel_tasks.live_connection``; asyncio work goes through
 ``panel_tasks.PanelTasks``.
@@ -34,6 +35,8 @@ class ExplorePanel(QWidget):
     readResourceRequested = Signal(str)
     openUrlRequested = Signal(str)
     openFileRequested = Signal(str)
+    saveCallRequested = Signal(str, object)
+    """"Save to collection": a request's method and params (a dict, or None), for the tab's Collections panel."""
 
     def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
         super().__init__(parent)

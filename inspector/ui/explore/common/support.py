@@ -15,6 +15,7 @@ from inspector.ui.explore.common.icons import entry_icon
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.markdown import MarkdownLabel
 from inspector.ui.widgets.style import badge_label, monospace_font, tones
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["EntryHeader", "EntryPage", "alive", "clock_text"]
 
@@ -57,7 +58,7 @@ class EntryHeader(QWidget):
         self.name_label = QLabel(entry.name, self)
         self.name_label.setTextFormat(Qt.TextFormat.PlainText)
         self.name_label.setFont(monospace_font())
-        self.name_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.name_label, lambda t: f"color: {t.muted};")
         self.name_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name_label.setVisible(entry.label != entry.name)
         self.badges = [badge_label(b.text, b.kind, b.tooltip, self) for b in entry.badges]
@@ -78,7 +79,7 @@ class EntryHeader(QWidget):
             self.description_label = MarkdownLabel(shown, self)
         else:
             self.description_label = QLabel("No description.", self)
-            self.description_label.setStyleSheet(f"color: {t.muted}; font-style: italic;")
+            themed_style(self.description_label, lambda t: f"color: {t.muted}; font-style: italic;")
         if shown != text:
             self.description_label.setToolTip(text[:5000])
 

@@ -48,7 +48,8 @@ from inspector.ui.viewers import TranscriptView, forward_content_signals
 from inspector.ui.viewers.error_banner import RemoteErrorBanner
 from inspector.ui.viewers.progress_panel import gave_up, round_status
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import section_label, tones
+from inspector.ui.widgets.style import section_label
+from inspector.ui.widgets.theme import make_primary, small_font_size, themed_style
 
 __all__ = ["LONG_DESCRIPTION_CHARS", "LONG_TEXT_WORDS", "PromptPage", "is_long_text"]
 
@@ -80,6 +81,8 @@ def is_long_text(argument: PromptArgument) -> bool:
 class PromptPage(EntryPage):
     finished = Signal(bool)
     """prompts/get ended: True with messages shown, False on an error."""
+    saveRequested = Signal(str, object)
+    """"Save to collection": ``prompts/get`` and its params (the arguments filled in now)."""
 
     MAX_FORM_SHARE = 0.6
     """The form's share of the page's height at most, when it is fitted (the transcript keeps the rest)."""
@@ -105,7 +108,6 @@ class PromptPage(EntryPage):
         """2026-07-28: the round of a multi-round-trip prompts/get the last Get reached (None: one round)."""
         self._person = False
         self.error_banner: Banner | None = None
-        t = tones(self)
 
         self.header = EntryHeader(entry, self)
         self.fields: dict[str, QLineEdit] = {}
@@ -123,10 +125,10 @@ class PromptPage(EntryPage):
             form.addRow(self._label(argument), self._field(argument, form))
         if not entry.arguments:
             none = QLabel("This prompt takes no arguments.", self)
-            none.setStyleSheet(f"color: {t.muted};")
+            themed_style(none, lambda t: f"color: {t.muted};")
             form.addRow(none)
         self.legend = QLabel("* required", self)
-        self.legend.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.legend, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.legend.setVisible(any(a.required for a in entry.arguments))
 
         self.get_button = QPushButton("Get", self)
@@ -134,19 +136,20 @@ class PromptPage(EntryPage):
         self.get_button.setDefault(True)
         self.get_button.setMinimumWidth(96)
         self.get_button.setToolTip(f"Send prompts/get for {entry.name} and show the messages")
-        self.get_button.setStyleSheet(
-            f"QPushButton#getButton {{ background: {t.accent}; color: white; font-weight: 600; border: none;"
-            " border-radius: 5px; padding: 5px 16px; } QPushButton#getButton:disabled { background: #9aa4ae; }"
-        )
+        make_primary(self.get_button)
+        self.save_call_button = QPushButton("Save to collection", self)
+        self.save_call_button.setToolTip("Save this prompts/get (with the arguments filled in) to the Collections tab")
+        self.save_call_button.clicked.connect(self.save_to_collection)
         self.status_label = QLabel(self)
-        self.status_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.status_label, lambda t: f"color: {t.muted};")
         self.completion_label = QLabel(self)
-        self.completion_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.completion_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         run_row = QHBoxLayout()
         run_row.setContentsMargins(12, 4, 12, 8)
         run_row.addWidget(self.get_button)
         run_row.addWidget(self.status_label, 1)
         run_row.addWidget(self.completion_label)
+        run_row.addWidget(self.save_call_button)
 
         top = QWidget(self)
         self.inputs_box = top
@@ -187,6 +190,7 @@ class PromptPage(EntryPage):
         self.get_shortcut.setKeys([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
         self.get_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.get_shortcut.activated.connect(self.get)
+        self.get_shortcut.setWhatsThis("Get the prompt (on its page)")  # listed in Help → Keyboard shortcuts
 
     # -- the form/transcript split ------------------------------------------------------------------------
 
@@ -230,7 +234,7 @@ class PromptPage(EntryPage):
         edit.returnPressed.connect(self.get)
         self.fields[argument.name] = edit
         error = QLabel(self)
-        error.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
+        themed_style(error, lambda t: f"color: {t.error_fg}; font-size: {small_font_size()};")
         error.hide()
         self.field_errors[argument.name] = error
         edit.textEdited.connect(lambda _text, e=error: e.hide())
@@ -262,7 +266,7 @@ class PromptPage(EntryPage):
         edit.setFixedHeight(line * MULTILINE_ROWS + frame)
         self.text_fields[argument.name] = edit
         error = QLabel(self)
-        error.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
+        themed_style(error, lambda t: f"color: {t.error_fg}; font-size: {small_font_size()};")
         error.hide()
         self.field_errors[argument.name] = error
         edit.textChanged.connect(error.hide)
@@ -312,6 +316,13 @@ class PromptPage(EntryPage):
         return [a.name for a in self.entry.arguments if a.required and not self.text_of(a.name)]
 
     # -- commands ----------------------------------------------------------------------------------------
+
+    def save_to_collection(self) -> None:
+        params: dict[str, object] = {"name": self.entry.name}
+        values = self.values()
+        if values:
+            params["arguments"] = values
+        self.saveRequested.emit("prompts/get", params)
 
     def get(self) -> bool:
         if self.running or not self.get_button.isEnabled():

@@ -33,7 +33,9 @@ class PromptsPanel(CatalogPanel[PromptPage]):
         return parse_prompts(result.get("prompts") if isinstance(result, dict) else None)
 
     def make_page(self, entry: CatalogEntry) -> PromptPage:
-        return PromptPage(entry, self._connection, self.stack, split=self.result_split)
+        page = PromptPage(entry, self._connection, self.stack, split=self.result_split)
+        page.saveRequested.connect(self.saveCallRequested)
+        return page
 
     def gate_page(self, page: PromptPage) -> None:
         page.set_unavailable(self.gate, self.completion_gap())

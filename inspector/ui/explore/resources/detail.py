@@ -21,7 +21,8 @@ from inspector.ui.explore.resources.template_form import TemplateForm
 from inspector.ui.viewers import ResourceContentsView
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.markdown import MarkdownLabel
-from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, monospace_font, tones
+from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, monospace_font
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ResourceDetail", "ResourceHeader"]
 
@@ -34,7 +35,6 @@ def _text(entry: dict[str, Any], key: str) -> str:
 class ResourceHeader(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        t = tones(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
@@ -49,7 +49,7 @@ class ResourceHeader(QWidget):
         self.uri_label.setFont(monospace_font())
         self.uri_label.setTextFormat(Qt.TextFormat.PlainText)
         self.uri_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.uri_label.setStyleSheet(f"color: {t.accent};")
+        themed_style(self.uri_label, lambda t: f"color: {t.accent};")
         self.description_label = MarkdownLabel("", self)
         """The resource's description, as Markdown (nothing loaded; links open on click only)."""
         self.badges = QWidget(self)
@@ -129,11 +129,14 @@ class ResourceDetail(QWidget):
         self.read_button = QPushButton("Read", self)
         self.subscribe_button = QPushButton("Subscribe", self)
         self.subscribe_button.setCheckable(True)
+        self.save_call_button = QPushButton("Save to collection", self)
+        self.save_call_button.setToolTip("Save a resources/read of this URI to the Collections tab")
         self.status_label = QLabel(self)
         self.status_label.setWordWrap(True)
         actions.addWidget(self.read_button)
         actions.addWidget(self.subscribe_button)
         actions.addWidget(self.status_label, 1)
+        actions.addWidget(self.save_call_button)
         self.error_banner = Banner("error", "", [""], self)
         self.error_banner.hide()
         self.contents_view = ResourceContentsView(self)
@@ -149,7 +152,7 @@ class ResourceDetail(QWidget):
         self.read_button.setVisible(not visible)
 
     def set_status(self, text: str) -> None:
-        self.status_label.setStyleSheet(f"color: {tones(self).muted};")
+        themed_style(self.status_label, lambda t: f"color: {t.muted};")
         self.status_label.setText(text)
 
     def show_error(self, title: str, detail: str = "") -> None:

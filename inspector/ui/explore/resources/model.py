@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import theme_manager, themed_style
 
 __all__ = [
     "EntryRole",
@@ -130,6 +131,10 @@ class TwoLineDelegate(QStyledItemDelegate):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._muted = QColor(tones(None).muted)
+        theme_manager().changed.connect(self._retheme)
+
+    def _retheme(self) -> None:
+        self._muted = QColor(tones(None).muted)
 
     def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont]:
         base: QFont = option.font  # type: ignore[attr-defined]
@@ -192,16 +197,18 @@ class ResourceListPage(QWidget):
         layout.setSpacing(4)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(placeholder)
+        self.search.setAccessibleName(placeholder)
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self.proxy.set_search)
         self.view = QListView(self)
         self.view.setModel(self.proxy)
+        self.view.setAccessibleName(placeholder.removeprefix("Filter ").capitalize())
         self.view.setUniformItemSizes(True)
         self.view.setItemDelegate(TwoLineDelegate(self.view))
         self.view.setAlternatingRowColors(True)
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"color: {tones(self).error_fg};")
+        themed_style(self.error_label, lambda t: f"color: {t.error_fg};")
         self.error_label.hide()
         layout.addWidget(self.search)
         layout.addWidget(self.view, 1)

@@ -46,7 +46,8 @@ from inspector.ui.explore.resources.model import ResourceListModel, ResourceList
 from inspector.ui.explore.resources.subscriptions import SubscriptionsView
 from inspector.ui.viewers.progress_panel import gave_up, round_status
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import hbox, tones
+from inspector.ui.widgets.style import hbox
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["ResourcesPanel"]
 
@@ -107,7 +108,7 @@ class ResourcesPanel(ExplorePanel):
         self.refresh_button = QPushButton("Refresh", self)
         self.refresh_button.clicked.connect(self.refresh)
         self.counts_label = QLabel(self)
-        self.counts_label.setStyleSheet(f"color: {tones(self).muted};")
+        themed_style(self.counts_label, lambda t: f"color: {t.muted};")
         top.addWidget(self.refresh_button)
         top.addWidget(self.counts_label, 1)
         layout.addLayout(top)
@@ -153,6 +154,7 @@ class ResourcesPanel(ExplorePanel):
         self.templates_page.view.selectionModel().selectionChanged.connect(self._on_template_selected)
         self.template_form.readRequested.connect(self.read)
         self.read_button.clicked.connect(self._read_current)
+        self.detail.save_call_button.clicked.connect(self.save_to_collection)
         self.subscribe_button.clicked.connect(self._on_subscribe_clicked)
         self.list_tabs.currentChanged.connect(self._on_tab_changed)
         self.subscriptions.showRequested.connect(self.show_subscription)
@@ -336,6 +338,15 @@ class ResourcesPanel(ExplorePanel):
         return parse_completion(result)
 
     # --- reading --------------------------------------------------------------------------------------------
+
+    def save_to_collection(self) -> bool:
+        """Emit ``saveCallRequested`` for a resources/read of the shown URI (a template's, once expanded)."""
+        uri = self.template_form.uri() if not self.template_form.isHidden() else self.current_uri
+        if uri is None:
+            self._set_status("Nothing to save: choose a resource (or fill in the template's variables) first.")
+            return False
+        self.saveCallRequested.emit("resources/read", {"uri": uri})
+        return True
 
     def _read_current(self) -> None:
         if self.current_uri is not None:

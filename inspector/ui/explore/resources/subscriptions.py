@@ -35,6 +35,7 @@ from inspector.content.plural import plural
 from inspector.content.subscriptions import Subscription, SubscriptionBook, SubscriptionState
 from inspector.protocol.versions import Era
 from inspector.ui.widgets.style import section_label, tones
+from inspector.ui.widgets.theme import small_font_size, theme_manager, themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = [
@@ -84,6 +85,11 @@ class SubscriptionsModel(QAbstractTableModel):
     def __init__(self, book: SubscriptionBook, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.book = book
+        self._retheme()
+        theme_manager().changed.connect(self._retheme)
+        book.add_listener(self)
+
+    def _retheme(self) -> None:
         t = tones(None)
         self._state_colours = {
             SubscriptionState.ACTIVE: QColor(t.ok_fg),
@@ -92,7 +98,6 @@ class SubscriptionsModel(QAbstractTableModel):
             SubscriptionState.SUBSCRIBING: QColor(t.warning_fg),
             SubscriptionState.UNSUBSCRIBING: QColor(t.muted),
         }
-        book.add_listener(self)
 
     # --- BookListener ---------------------------------------------------------------------------------------
 
@@ -209,6 +214,8 @@ class SubscriptionsView(QWidget):
         self.tabs.setTabToolTip(1, "subscriptions/listen (2026-07-28): the streams, what was asked and acknowledged")
         layout.addWidget(self.tabs, 1)
         self.table = QTableView(self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
+        self.table.setAccessibleName("Subscriptions")
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -224,7 +231,7 @@ class SubscriptionsView(QWidget):
             h.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         page_layout.addWidget(self.table, 1)
         self.empty_label = QLabel("No subscriptions. Select a resource and click Subscribe.", self)
-        self.empty_label.setStyleSheet(f"color: {tones(self).muted}; font-size: 11px;")
+        themed_style(self.empty_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.empty_label.setWordWrap(True)
         page_layout.addWidget(self.empty_label)
 
@@ -443,6 +450,10 @@ class ListenStreamsModel(_RowsModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(_STREAM_HEADERS, parent)
+        self._retheme()
+        theme_manager().changed.connect(self._retheme)
+
+    def _retheme(self) -> None:
         t = tones(None)
         self._colours = {
             ListenState.OPEN: QColor(t.ok_fg),
@@ -483,13 +494,17 @@ class ListenFiltersModel(_RowsModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(_FILTER_HEADERS, parent)
+        self._retheme()
+        theme_manager().changed.connect(self._retheme)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    def _retheme(self) -> None:
         t = tones(None)
         self._difference_bg = QColor(t.warning_bg)
         self._difference_fg = QColor(t.warning_fg)
         self._ok_fg = QColor(t.ok_fg)
         self._muted = QColor(t.muted)
-        self._bold = QFont()
-        self._bold.setBold(True)
 
     def differences(self) -> list[FilterRow]:
         return [row for row in self.rows if row.verdict in DIFFERENCES]
@@ -524,6 +539,7 @@ class ListenFiltersModel(_RowsModel):
 
 def _compact_table(model: QAbstractTableModel, parent: QWidget, stretch: int) -> QTableView:
     table = QTableView(parent)
+    table.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -572,12 +588,14 @@ class ListenView(QWidget):
         header.addWidget(self.relisten_button)
         layout.addLayout(header)
         self.streams_table = _compact_table(self.streams_model, self, StreamColumn.DETAIL)
+        self.streams_table.setAccessibleName("Listen streams")
         self.streams_table.setMaximumHeight(self.streams_table.verticalHeader().defaultSectionSize() * 4 + 4)
         layout.addWidget(self.streams_table)
         self.differences_label = QLabel(self)
         self.differences_label.setWordWrap(True)
         layout.addWidget(self.differences_label)
         self.filters_table = _compact_table(self.filters_model, self, FilterColumn.VERDICT)
+        self.filters_table.setAccessibleName("What was asked and acknowledged")
         layout.addWidget(self.filters_table, 1)
         self.attach(None)
 
@@ -615,12 +633,11 @@ class ListenView(QWidget):
             states = ", ".join(f"{row.purpose} {row.state.value}" for row in rows) or "no stream open"
             self.state_label.setText(f"subscriptions/listen: {states}")
         differences = self.filters_model.differences()
-        t = tones(self)
         if differences:
             said = "; ".join(f"{row.label}: {row.verdict.value}" for row in differences)
             self.differences_label.setText(f"{plural(len(differences), 'difference')}: {said}")
-            self.differences_label.setStyleSheet(f"color: {t.warning_fg}; font-weight: bold;")
+            themed_style(self.differences_label, lambda t: f"color: {t.warning_fg}; font-weight: bold;")
         else:
             self.differences_label.setText("The server acknowledged what was asked." if self.filters_model.rows else "")
-            self.differences_label.setStyleSheet(f"color: {t.muted};")
+            themed_style(self.differences_label, lambda t: f"color: {t.muted};")
         self.differences_label.setVisible(bool(self.differences_label.text()))

@@ -33,6 +33,7 @@ from inspector.content.templates import (
 from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure
 from inspector.ui.explore.completion import ArgumentCompleter, Ask
 from inspector.ui.widgets.style import monospace_font, tones
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["Completer", "TemplateField", "TemplateForm"]
 
@@ -80,7 +81,7 @@ class TemplateForm(QWidget):
         preview_row = QHBoxLayout()
         preview_row.setSpacing(8)
         caption = QLabel("URI", self)
-        caption.setStyleSheet(f"color: {t.muted}; font-weight: 600;")
+        themed_style(caption, lambda t: f"color: {t.muted}; font-weight: 600;")
         self.preview_label = QLabel(self)
         self.preview_label.setObjectName("uriPreview")
         self.preview_label.setFont(monospace_font())
@@ -101,7 +102,7 @@ class TemplateForm(QWidget):
 
         self.status_label = QLabel(self)
         self.status_label.setWordWrap(True)
-        self.status_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.status_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         layout.addWidget(self.status_label)
         self._update_preview()
 
@@ -226,8 +227,12 @@ class TemplateForm(QWidget):
             self.readRequested.emit(uri)
 
     def _show_status(self, text: str, tone: str = "muted") -> None:
-        t = tones(self)
-        colour = {"error": t.error_fg, "warning": t.warning_fg}.get(tone, t.muted)
-        self.status_label.setStyleSheet(f"color: {colour}; font-size: 11px;")
+        themed_style(
+            self.status_label,
+            lambda t: (
+                f"color: { ({'error': t.error_fg, 'warning': t.warning_fg}.get(tone, t.muted)) };"
+                f" font-size: {small_font_size()};"
+            ),
+        )
         self.status_label.setText(text)
         self.status_label.setVisible(bool(text))

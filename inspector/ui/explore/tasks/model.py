@@ -14,16 +14,17 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor
 
 from inspector.ui.explore.common.task_book import TaskBook, TaskOutcome, TaskRecord, progress_of
+from inspector.ui.widgets.style import tones
 
 __all__ = ["COLUMNS", "TaskTableModel"]
 
 COLUMNS: Final = ("Tool", "Status", "Message", "Progress", "Poll", "Created", "Updated", "Task")
-_STATUS_COLOURS: Final = {
-    "completed": "#2e7d32",
-    "failed": "#c62828",
-    "error": "#c62828",
-    "cancelled": "#8a6d00",
-    "input_required": "#1565c0",
+_STATUS_TONES: Final = {
+    "completed": "ok_fg",
+    "failed": "error_fg",
+    "error": "error_fg",
+    "cancelled": "warning_fg",
+    "input_required": "info_fg",
 }
 
 Index = QModelIndex | QPersistentModelIndex
@@ -124,8 +125,8 @@ class TaskTableModel(QAbstractTableModel):
                 return record.task_id
             return None
         if role == Qt.ItemDataRole.ForegroundRole and column == "Status":
-            colour = _STATUS_COLOURS.get(record.outcome.value) or _STATUS_COLOURS.get(record.status)
-            return QColor(colour) if colour else None
+            tone = _STATUS_TONES.get(record.outcome.value) or _STATUS_TONES.get(record.status)
+            return QColor(getattr(tones(), tone)) if tone else None
         if role == Qt.ItemDataRole.UserRole:
             return record.seq
         return None

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSplitter,
     QTableView,
@@ -35,7 +36,9 @@ from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure
 from inspector.ui.explore.common.task_book import TaskBook, TaskOutcome, TaskRecord, list_gap
 from inspector.ui.explore.tasks.model import COLUMNS, TaskTableModel, status_text
 from inspector.ui.viewers import ToolResultView, forward_content_signals
-from inspector.ui.widgets.style import hbox, section_label, tones
+from inspector.ui.widgets.resources import ui_icon
+from inspector.ui.widgets.style import hbox, section_label
+from inspector.ui.widgets.theme import themed_style
 
 __all__ = ["TasksPanel"]
 
@@ -54,17 +57,16 @@ class TasksPanel(ExplorePanel):
         self.book = book
         self._tasks = PanelTasks(self, self._internal_error)
         self._shown: TaskRecord | None = None
-        t = tones(self)
 
         self.refresh_button = QPushButton("Refresh (tasks/list)", self)
         self.cancel_button = QPushButton("Cancel task", self)
         self.cancel_button.setToolTip("Cancel the selected task (tasks/cancel)")
         self.count_label = QLabel(self)
-        self.count_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.count_label, lambda t: f"color: {t.muted};")
         self.status_label = QLabel(self)
         """What the last Refresh or Cancel did."""
         self.status_label.setWordWrap(True)
-        self.status_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.status_label, lambda t: f"color: {t.muted};")
         bar = hbox(spacing=8, margins=(12, 8, 12, 4))
         bar.addWidget(self.refresh_button)
         bar.addWidget(self.cancel_button)
@@ -73,10 +75,12 @@ class TasksPanel(ExplorePanel):
 
         self.empty_label = QLabel(EMPTY_TEXT, self)
         self.empty_label.setWordWrap(True)
-        self.empty_label.setStyleSheet(f"color: {t.muted}; padding: 4px 12px;")
+        themed_style(self.empty_label, lambda t: f"color: {t.muted}; padding: 4px 12px;")
 
         self.model = TaskTableModel(book, self)
         self.table = QTableView(self)
+        self.table.setAccessibleName("Tasks")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -94,6 +98,7 @@ class TasksPanel(ExplorePanel):
         self.detail_title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail_title.setStyleSheet("font-weight: 600;")
         self.updates_list = QListWidget(detail)
+        self.updates_list.setAccessibleName("Task updates")
         """The snapshots of the selected task, in order (where each came from, and what the client did)."""
         self.updates_list.setMaximumHeight(110)
         self.result_view = ToolResultView(parent=detail)
@@ -261,13 +266,15 @@ class TasksPanel(ExplorePanel):
             view.clear()
 
     def _fill_updates(self, record: TaskRecord) -> None:
-        lines = []
+        lines: list[str] = []
+        flagged: set[int] = set()  # the lines marked by the warning icon: the update broke the protocol
         for update in record.updates:
             line = f"{update.source} · {update.task.describe()}"
             if update.note:
                 line += f" — {update.note}"
             if update.diagnostics:
-                line += f" ⚠ {plural(len(update.diagnostics), 'finding')}: {update.diagnostics[0].message}"
+                line += f" · {plural(len(update.diagnostics), 'finding')}: {update.diagnostics[0].message}"
+                flagged.add(len(lines))
             lines.append(line)
         if record.outcome is TaskOutcome.LISTED and not lines:
             lines.append("Known from tasks/list only (not started in this window).")
@@ -276,7 +283,11 @@ class TasksPanel(ExplorePanel):
         ):
             return
         self.updates_list.clear()
-        self.updates_list.addItems(lines)
+        for i, line in enumerate(lines):
+            item = QListWidgetItem(line)
+            if i in flagged:
+                item.setIcon(ui_icon("warning", tone="warning"))
+            self.updates_list.addItem(item)
         self.updates_list.scrollToBottom()
 
     @staticmethod

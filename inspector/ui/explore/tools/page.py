@@ -50,7 +50,9 @@ from inspector.ui.schema_form import SchemaForm
 from inspector.ui.viewers import ResultState, ToolResultView, forward_content_signals
 from inspector.ui.viewers.progress_panel import gave_up
 from inspector.ui.widgets.banner import Banner
+from inspector.ui.widgets.mark_label import MarkLabel
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import make_primary, themed_style
 
 __all__ = ["CallContext", "HistoryPane", "ToolPage"]
 
@@ -75,9 +77,9 @@ class HistoryPane(QWidget):
         self.view.setAlternatingRowColors(True)
         self.view.setSelectionMode(QListView.SelectionMode.SingleSelection)
         self.empty_label = QLabel("No calls yet. Every Run is remembered here, per server and tool.", self)
-        self.empty_label.setStyleSheet(f"color: {tones(self).muted};")
+        themed_style(self.empty_label, lambda t: f"color: {t.muted};")
         self.empty_label.setWordWrap(True)
-        self.save_note = QLabel(self)
+        self.save_note = MarkLabel(parent=self)
         """Why the history could not be written to disk (it is kept for the session)."""
         self.save_note.setWordWrap(True)
         self.save_note.hide()
@@ -114,7 +116,7 @@ class HistoryPane(QWidget):
         self.empty_label.setVisible(self.model.rowCount() == 0)
         problem = self.history.save_error
         if problem:
-            self.save_note.setText(f"⚠ {problem[0].upper()}{problem[1:]}")
+            self.save_note.setText(f"{problem[0].upper()}{problem[1:]}")
         self.save_note.setVisible(bool(problem))
         self._update_buttons()
 
@@ -163,6 +165,8 @@ class ToolPage(EntryPage):
     """The call ended; the argument is the result view's state (success, tool-error, protocol-error, ...)."""
     relisted = Signal()
     """The tools were listed again (for "Retry after re-listing"); the panel refreshes its list."""
+    saveRequested = Signal(str, object)
+    """"Save to collection": ``tools/call`` and its params (the form's arguments as they are now)."""
 
     def __init__(
         self,
@@ -227,16 +231,12 @@ class ToolPage(EntryPage):
         self.run_button.setDefault(True)
         self.run_button.setMinimumWidth(96)
         self.run_button.setToolTip(f"Validate the arguments and call {entry.name} (Ctrl+Enter)")
-        self.run_button.setStyleSheet(
-            f"QPushButton#runButton {{ background: {t.accent}; color: white; font-weight: 600; border: none;"
-            " border-radius: 5px; padding: 5px 16px; }"
-            " QPushButton#runButton:disabled { background: #9aa4ae; }"
-        )
+        make_primary(self.run_button)
         self.task_toggle = TaskToggle(top)
         self.timeout_label = QLabel(top)
-        self.timeout_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.timeout_label, lambda t: f"color: {t.muted};")
         self.validation_label = QLabel(top)
-        self.validation_label.setStyleSheet(f"color: {t.error_fg};")
+        themed_style(self.validation_label, lambda t: f"color: {t.error_fg};")
         self.validation_label.setWordWrap(True)
         self.validation_label.hide()
         self.send_anyway_button = QPushButton("Send anyway", top)
@@ -245,10 +245,12 @@ class ToolPage(EntryPage):
             " validation)"
         )
         self.send_anyway_button.hide()
+        self.save_call_button = QPushButton("Save to collection", top)
+        self.save_call_button.setToolTip("Save this call (with the arguments in the form) to the Collections tab")
         self.problems_list = QListWidget(top)
         """Every validation problem of the last Run; clicking one goes to its field."""
         self.problems_list.setObjectName("problemsList")
-        self.problems_list.setStyleSheet(f"QListWidget#problemsList {{ color: {t.error_fg}; }}")
+        themed_style(self.problems_list, lambda t: f"QListWidget#problemsList {{ color: {t.error_fg}; }}")
         self.problems_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.problems_list.setWordWrap(True)
         self.problems_list.hide()
@@ -259,6 +261,7 @@ class ToolPage(EntryPage):
         run_row.addWidget(self.validation_label, 1)
         run_row.addWidget(self.send_anyway_button)
         run_row.addStretch(0)
+        run_row.addWidget(self.save_call_button)
         run_row.addWidget(self.timeout_label)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
@@ -297,6 +300,7 @@ class ToolPage(EntryPage):
 
         self.run_button.clicked.connect(self.run)
         self.send_anyway_button.clicked.connect(self.send_anyway)
+        self.save_call_button.clicked.connect(self.save_to_collection)
         self.problems_list.itemActivated.connect(self._go_to_problem)
         self.problems_list.itemClicked.connect(self._go_to_problem)
         self.history_pane.recallRequested.connect(self.recall)
@@ -305,6 +309,7 @@ class ToolPage(EntryPage):
         self.run_shortcut.setKeys([QKeySequence("Ctrl+Return"), QKeySequence("Ctrl+Enter")])
         self.run_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.run_shortcut.activated.connect(self.run)
+        self.run_shortcut.setWhatsThis("Run the tool (on its page)")  # listed in Help → Keyboard shortcuts
         self.update_timeout()
         # the form is built on the next turn of the event loop: selecting a tool shows its page at once
         QTimer.singleShot(0, self, self._build_form)
@@ -380,6 +385,18 @@ class ToolPage(EntryPage):
             self._show_problems(problems)
             return False
         return self._send()
+
+    def save_to_collection(self) -> bool:
+        """Emit ``saveRequested`` with the form's arguments (valid or not: a collection may test the server's own
+        validation); False when the raw JSON does not parse."""
+        try:
+            arguments = self.form.value()
+        except ValueError as exc:
+            self.validation_label.setText(f"Nothing to save: {exc}")
+            self.validation_label.show()
+            return False
+        self.saveRequested.emit("tools/call", {"name": self.entry.name, "arguments": arguments})
+        return True
 
     def send_anyway(self) -> bool:
         """Call the tool with the form's value although it breaks the inputSchema (False: nothing sent)."""

@@ -73,6 +73,7 @@ class ToolsPanel(CatalogPanel[ToolPage]):
             task_book=self.task_book,
         )
         page.relisted.connect(lambda: self.refresh("manual"))
+        page.saveRequested.connect(self.saveCallRequested)
         return page
 
     def gate_page(self, page: ToolPage) -> None:

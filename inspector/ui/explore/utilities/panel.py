@@ -15,8 +15,7 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -51,6 +50,7 @@ from inspector.ui.explore.common.panel_tasks import (
 )
 from inspector.ui.explore.utilities.server_log import ServerLogView
 from inspector.ui.widgets.style import hbox, section_label, tones
+from inspector.ui.widgets.theme import small_font_size, themed_style
 
 __all__ = ["UtilitiesPanel"]
 
@@ -90,7 +90,6 @@ class UtilitiesPanel(ExplorePanel):
     # --- layout ---------------------------------------------------------------------------------------------
 
     def _build(self) -> None:
-        t = tones(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 8)
         layout.setSpacing(8)
@@ -114,8 +113,9 @@ class UtilitiesPanel(ExplorePanel):
         self.stats_label = QLabel("No pings yet", ping_card)
         self.stats_label.setWordWrap(True)
         self.stats_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.stats_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.stats_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.history_list = QListWidget(ping_card)
+        self.history_list.setAccessibleName("Ping history")
         self.history_list.setMaximumHeight(96)
         self.history_list.setAlternatingRowColors(True)
         grid.addWidget(self.ping_button, 1, 0)
@@ -131,6 +131,7 @@ class UtilitiesPanel(ExplorePanel):
         box.addWidget(section_label("LOGGING LEVEL", level_card))
         row = hbox(spacing=6)
         self.level_combo = QComboBox(level_card)
+        self.level_combo.setAccessibleName("Server log level")
         for level in LOG_LEVELS:
             self.level_combo.addItem(level)
         self.level_combo.setPlaceholderText("not set")  # shown until the user picks a level (current index -1)
@@ -140,7 +141,7 @@ class UtilitiesPanel(ExplorePanel):
         box.addLayout(row)
         self.level_status = QLabel("Not set in this session (the server uses its default)", level_card)
         self.level_status.setWordWrap(True)
-        self.level_status.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.level_status, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         box.addWidget(self.level_status)
         box.addStretch(1)
         cards.addWidget(level_card, 1)
@@ -216,20 +217,20 @@ class UtilitiesPanel(ExplorePanel):
             failure = failure_line(exc, "ping")  # a server's error with what it means (-32022 on server/discover)
             sample = self.history.add(None, failure)
             self.rtt_label.setText("failed")
-            self.rtt_label.setStyleSheet(f"color: {tones(self).error_fg};")
+            themed_style(self.rtt_label, lambda t: f"color: {t.error_fg};")
             self.rtt_label.setToolTip(failure)
         else:
             sample = self.history.add(time.perf_counter() - started)
             assert sample.rtt is not None
             self.rtt_label.setText(format_rtt(sample.rtt))
-            self.rtt_label.setStyleSheet(f"color: {tones(self).ok_fg};")
+            themed_style(self.rtt_label, lambda t: f"color: {t.ok_fg};")
             self.rtt_label.setToolTip(f"Round-trip time of the ping sent at {_clock(sample.time)}")
         finally:
             self._apply_gating()
         outcome = format_rtt(sample.rtt) if sample.rtt is not None else f"failed: {sample.error}"
         item = QListWidgetItem(f"{_clock(sample.time)}   {outcome}")
         if sample.rtt is None:
-            item.setForeground(Qt.GlobalColor.red)
+            item.setForeground(QColor(tones().error_fg))
         self.history_list.insertItem(0, item)
         while self.history_list.count() > HISTORY_SHOWN:
             self.history_list.takeItem(self.history_list.count() - 1)
@@ -268,7 +269,7 @@ class UtilitiesPanel(ExplorePanel):
         except ClientError as exc:
             what = "the _meta log level" if modern else "logging/setLevel"
             self.level_status.setText(f"{what} {level} failed: {exc}")
-            self.level_status.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
+            themed_style(self.level_status, lambda t: f"color: {t.error_fg}; font-size: {small_font_size()};")
             return
         self.applied_level = level
         if modern:  # nothing was sent: the level rides in the _meta of the requests from now on
@@ -276,11 +277,11 @@ class UtilitiesPanel(ExplorePanel):
                 f"Level {level} chosen at {_clock()}: every request from now on asks for {level} and above in its "
                 f"_meta ({LOG_LEVEL_KEY}); 2026-07-28 has no logging/setLevel"
             )
-            self.level_status.setStyleSheet(f"color: {tones(self).ok_fg}; font-size: 11px;")
+            themed_style(self.level_status, lambda t: f"color: {t.ok_fg}; font-size: {small_font_size()};")
             return
         elapsed = format_rtt(time.perf_counter() - started)
         self.level_status.setText(f"Level set to {level} at {_clock()} ({elapsed}); the server sends {level} and above")
-        self.level_status.setStyleSheet(f"color: {tones(self).ok_fg}; font-size: 11px;")
+        themed_style(self.level_status, lambda t: f"color: {t.ok_fg}; font-size: {small_font_size()};")
 
     def on_notification(self, event: NotificationReceived) -> None:
         if event.method == "notifications/message":
@@ -288,4 +289,4 @@ class UtilitiesPanel(ExplorePanel):
 
     def _show_internal_error(self, message: str) -> None:
         self.level_status.setText(message)
-        self.level_status.setStyleSheet(f"color: {tones(self).error_fg}; font-size: 11px;")
+        themed_style(self.level_status, lambda t: f"color: {t.error_fg}; font-size: {small_font_size()};")

@@ -33,7 +33,10 @@ from inspector.content.utilities import LogEntry, LogFilter, matching_rows
 from inspector.protocol.methods import LOG_LEVELS
 from inspector.ui.viewers import JsonView, TextView
 from inspector.ui.viewers.text_view import TextMode
-from inspector.ui.widgets.style import clear_layout, hbox, is_dark, monospace_font, section_label, tones
+from inspector.ui.widgets.mark_label import MarkLabel
+from inspector.ui.widgets.resources import ui_icon
+from inspector.ui.widgets.style import DARK, LIGHT, clear_layout, hbox, is_dark, monospace_font, section_label
+from inspector.ui.widgets.theme import small_font_size, theme_manager, themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["EntryRole", "LogColumn", "ServerLogModel", "ServerLogView", "level_colour"]
@@ -42,16 +45,11 @@ EntryRole: Final = Qt.ItemDataRole.UserRole + 1
 _Index = QModelIndex | QPersistentModelIndex
 COALESCE_MS: Final = 50
 
-_LEVEL_LIGHT: Final = ("#6e7781", "#0969da", "#1b7c83", "#9a6700", "#d1242f", "#a40e26", "#8250df", "#82071e")
-_LEVEL_DARK: Final = ("#9198a1", "#4493f8", "#39c5cf", "#d29922", "#ff7b72", "#ffa198", "#d2a8ff", "#ff8182")
-_UNKNOWN_LEVEL: Final = "#bc4c00"
-
 
 def level_colour(rank: int, dark: bool = False) -> str:
     """The colour of a level rank (``level_rank``); an orange warning colour for non-standard levels."""
-    if not 0 <= rank < len(LOG_LEVELS):
-        return _UNKNOWN_LEVEL
-    return (_LEVEL_DARK if dark else _LEVEL_LIGHT)[rank]
+    levels = (DARK if dark else LIGHT).log_levels  # one per level, then the non-standard levels' colour
+    return levels[rank] if 0 <= rank < len(LOG_LEVELS) else levels[len(LOG_LEVELS)]
 
 
 class LogColumn(IntEnum):
@@ -75,14 +73,21 @@ class ServerLogModel(QAbstractTableModel):
         self._pending: list[LogEntry] = []
         self._seq = 0
         self._timer = coalescer(self, COALESCE_MS, self.flush)
-        dark = is_dark()
-        self._level_colours = [QColor(level_colour(rank, dark)) for rank in range(len(LOG_LEVELS))]
-        self._unknown_colour = QColor(_UNKNOWN_LEVEL)
+        self._level_colours: list[QColor] = []
+        self._unknown_colour = QColor()
+        self._retheme()
+        theme_manager().changed.connect(self._retheme)
         self._mono = monospace_font()
         self._bold = QFont()
         self._bold.setBold(True)
 
     # --- feeding --------------------------------------------------------------------------------------------
+
+    def _retheme(self) -> None:
+        self._mono = monospace_font()
+        dark = is_dark()
+        self._level_colours = [QColor(level_colour(rank, dark)) for rank in range(len(LOG_LEVELS))]
+        self._unknown_colour = QColor(level_colour(-1, dark))
 
     def next_seq(self) -> int:
         self._seq += 1
@@ -161,12 +166,16 @@ class ServerLogModel(QAbstractTableModel):
             if column == LogColumn.TIME:
                 return time.strftime("%H:%M:%S", time.localtime(entry.time)) + f".{int(entry.time * 1000) % 1000:03d}"
             if column == LogColumn.LEVEL:
-                return entry.level + (" ⚠" if entry.problem else "")
+                return entry.level
             if column == LogColumn.LOGGER:
                 return entry.logger or ""
             return entry.text[:300]
+        if role == Qt.ItemDataRole.DecorationRole and column == LogColumn.LEVEL and entry.problem:
+            return ui_icon("warning", tone="warning")  # the entry broke the protocol (the tooltip says how)
         if role == Qt.ItemDataRole.ForegroundRole and column == LogColumn.LEVEL:
-            return self._level_colours[entry.rank] if entry.rank >= 0 else self._unknown_colour
+            return (
+                self._level_colours[entry.rank] if 0 <= entry.rank < len(self._level_colours) else self._unknown_colour
+            )
         if role == Qt.ItemDataRole.FontRole:
             if column == LogColumn.LEVEL and entry.rank >= LOG_LEVELS.index("error"):
                 return self._bold
@@ -175,7 +184,7 @@ class ServerLogModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.ToolTipRole:
             tip = entry.text[:500]
-            return f"{tip}\n⚠ {entry.problem}" if entry.problem else tip
+            return f"{tip}\nProblem: {entry.problem}" if entry.problem else tip
         if role == EntryRole:
             return entry
         return None
@@ -194,7 +203,6 @@ class ServerLogView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ServerLogModel(self)
-        t = tones(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -203,6 +211,7 @@ class ServerLogView(QWidget):
         bar.addSpacing(8)
         bar.addWidget(QLabel("Level ≥", self))
         self.level_filter = QComboBox(self)
+        self.level_filter.setAccessibleName("Show levels from")
         self.level_filter.addItem("all", 0)
         for rank, level in enumerate(LOG_LEVELS):
             if rank:
@@ -210,6 +219,7 @@ class ServerLogView(QWidget):
         self.level_filter.setToolTip("Show entries at or above this level (non-standard levels are always shown)")
         bar.addWidget(self.level_filter)
         self.search = QLineEdit(self)
+        self.search.setAccessibleName("Search the server's log")
         self.search.setPlaceholderText("Search logger and data")
         self.search.setClearButtonEnabled(True)
         bar.addWidget(self.search, 1)
@@ -219,19 +229,21 @@ class ServerLogView(QWidget):
         self.clear_button = QPushButton("Clear", self)
         self.clear_button.setToolTip("Forget every entry shown here (the traffic log keeps the messages)")
         self.count_label = QLabel(self)
-        self.count_label.setStyleSheet(f"color: {t.muted};")
+        themed_style(self.count_label, lambda t: f"color: {t.muted};")
         bar.addWidget(self.follow)
         bar.addWidget(self.clear_button)
         bar.addWidget(self.count_label)
         layout.addLayout(bar)
         self.note_label = QLabel(self)
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet(f"color: {t.muted}; font-size: 11px;")
+        themed_style(self.note_label, lambda t: f"color: {t.muted}; font-size: {small_font_size()};")
         self.note_label.hide()
         layout.addWidget(self.note_label)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.table = QTableView(self.splitter)
+        self.table.setAccessibleName("Server log messages")
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -247,7 +259,8 @@ class ServerLogView(QWidget):
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
         hh.resizeSection(LogColumn.TIME, self.fontMetrics().horizontalAdvance("00:00:00.000") + 36)
-        hh.resizeSection(LogColumn.LEVEL, self.fontMetrics().horizontalAdvance("emergency ⚠") + 20)
+        widest = max(LOG_LEVELS, key=len)
+        hh.resizeSection(LogColumn.LEVEL, self.fontMetrics().horizontalAdvance(widest) + 40)  # and the icon
         hh.resizeSection(LogColumn.LOGGER, 170)
         self.detail = QWidget(self.splitter)
         self._detail_layout = QVBoxLayout(self.detail)
@@ -314,10 +327,9 @@ class ServerLogView(QWidget):
     def _show_detail(self, entry: LogEntry | None) -> None:
         clear_layout(self._detail_layout)
         self.detail_viewer = None
-        t = tones(self)
         if entry is None:
             hint = QLabel("Select an entry to see its data.", self.detail)
-            hint.setStyleSheet(f"color: {t.muted};")
+            themed_style(hint, lambda t: f"color: {t.muted};")
             hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
             self._detail_layout.addWidget(hint, 1)
             return
@@ -333,9 +345,9 @@ class ServerLogView(QWidget):
         if entry.truncated:
             notes.append("The data was too large to keep here and is cut; the traffic log has the whole message.")
         for note in notes:
-            label = QLabel(f"⚠ {note}", self.detail)
+            label = MarkLabel(note, parent=self.detail)
             label.setWordWrap(True)
-            label.setStyleSheet(f"color: {t.warning_fg}; font-size: 11px;")
+            themed_style(label, lambda t: f"color: {t.warning_fg}; font-size: {small_font_size()};")
             self._detail_layout.addWidget(label)
         viewer: QWidget
         if isinstance(entry.data, str):

@@ -1,0 +1,408 @@
+"""The Collections panel (a connection tab's "Collections" tab): saved calls with assertions.
+
+It holds one collection (new and untitled, or opened from a file): the calls on the left (``CallsModel``: name,
+request, number of checks, last result), the selected call's assertions on the right (``AssertionsModel``: each
+one's last result and actual value) with Add / Edit / Remove (``AssertionDialog``), and the request and the last
+outcome below them. "Run" runs the selected call, "Run all" every call, against this tab's connection
+(``inspector.regression.runner``: the connection's own handlers answer server requests and input rounds);
+every report is shown as it comes. Open / Save / Save As read and write the collection file
+(``inspector.regression.collection``). ``add_call(method, params)`` is what "Save to collection" on the Tools,
+Prompts and Resources pages and the log's request rows end in (wired in ``ConnectionTab._wire``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from inspector.content.plural import plural
+from inspector.regression.assertions import Assertion
+from inspector.regression.collection import (
+    Collection,
+    CollectionError,
+    SavedCall,
+    call_for,
+    load_collection,
+    save_collection,
+)
+from inspector.regression.runner import CallReport, run_collection
+from inspector.ui.connection.controller import ConnectionController, live_connection
+from inspector.ui.regression.collections_assertion_dialog import AssertionDialog
+from inspector.ui.regression.collections_model import AssertionsModel, CallsModel
+
+__all__ = ["CollectionsPanel"]
+
+_FILTER = "Collections (*.collection.json *.json);;All files (*)"
+
+
+def _table(model: Any, parent: QWidget) -> QTableView:
+    view = QTableView(parent)
+    view.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().hide()
+    view.horizontalHeader().setStretchLastSection(True)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    view.setWordWrap(False)
+    return view
+
+
+class CollectionsPanel(QWidget):
+    """See the module docstring."""
+
+    runFinished = Signal(object)
+    """A run ended; the argument is its ``CollectionReport``."""
+    callAdded = Signal(str)
+    """A call was saved into the collection (its name)."""
+
+    def __init__(self, controller: ConnectionController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.path: Path | None = None
+        self.dirty = False
+        self._task: asyncio.Task[None] | None = None
+
+        self.title_label = QLabel(self)
+        self.new_button = QPushButton("New", self)
+        self.open_button = QPushButton("Open…", self)
+        self.save_button = QPushButton("Save", self)
+        self.save_as_button = QPushButton("Save As…", self)
+        self.run_button = QPushButton("Run", self)
+        self.run_button.setToolTip("Run the selected call against this connection and check its assertions")
+        self.run_all_button = QPushButton("Run all", self)
+        self.run_all_button.setToolTip("Run every call of the collection against this connection")
+        self.status_label = QLabel(self)
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        top = QHBoxLayout()
+        top.addWidget(self.title_label, 1)
+        for button in (self.new_button, self.open_button, self.save_button, self.save_as_button):
+            top.addWidget(button)
+        top.addSpacing(12)
+        top.addWidget(self.run_button)
+        top.addWidget(self.run_all_button)
+
+        self.calls_model = CallsModel(self)
+        self.calls_view = _table(self.calls_model, self)
+        self.calls_view.setAccessibleName("Calls of the collection")
+        self.remove_call_button = QPushButton("Remove call", self)
+        left = QWidget(self)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(QLabel("Calls", left))
+        left_layout.addWidget(self.calls_view, 1)
+        left_row = QHBoxLayout()
+        left_row.addWidget(self.remove_call_button)
+        left_row.addStretch(1)
+        left_layout.addLayout(left_row)
+
+        self.assertions_model = AssertionsModel(self)
+        self.assertions_view = _table(self.assertions_model, self)
+        self.assertions_view.horizontalHeader().resizeSection(0, 280)
+        self.assertions_view.horizontalHeader().resizeSection(1, 240)
+        self.calls_view.horizontalHeader().resizeSection(0, 180)
+        self.assertions_view.setAccessibleName("Assertions of the selected call")
+        self.add_assertion_button = QPushButton("Add…", self)
+        self.edit_assertion_button = QPushButton("Edit…", self)
+        self.remove_assertion_button = QPushButton("Remove", self)
+        self.detail = QPlainTextEdit(self)
+        self.detail.setAccessibleName("The selected call")
+        self.detail.setReadOnly(True)
+        self.detail.setPlaceholderText("The selected call's request and its last outcome show here.")
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addWidget(QLabel("Assertions", right))
+        right_layout.addWidget(self.assertions_view, 2)
+        right_row = QHBoxLayout()
+        for button in (self.add_assertion_button, self.edit_assertion_button, self.remove_assertion_button):
+            right_row.addWidget(button)
+        right_row.addStretch(1)
+        right_layout.addLayout(right_row)
+        right_layout.addWidget(self.detail, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 8)
+        layout.addLayout(top)
+        layout.addWidget(self.status_label)
+        layout.addWidget(self.splitter, 1)
+
+        self.new_button.clicked.connect(self.new_collection)
+        self.open_button.clicked.connect(self.open_dialog)
+        self.save_button.clicked.connect(self.save)
+        self.save_as_button.clicked.connect(self.save_as_dialog)
+        self.run_button.clicked.connect(self.run_selected)
+        self.run_all_button.clicked.connect(self.run_all)
+        self.remove_call_button.clicked.connect(self.remove_selected_call)
+        self.add_assertion_button.clicked.connect(self.add_assertion_dialog)
+        self.edit_assertion_button.clicked.connect(self.edit_assertion_dialog)
+        self.remove_assertion_button.clicked.connect(self.remove_selected_assertion)
+        self.assertions_view.doubleClicked.connect(lambda _index: self.edit_assertion_dialog())
+        self.calls_view.selectionModel().currentRowChanged.connect(lambda *_: self._show_selected())
+        self.assertions_view.selectionModel().currentRowChanged.connect(lambda *_: self._update())
+        self._update()
+
+    # -- the collection ------------------------------------------------------------------------------------
+
+    @property
+    def collection(self) -> Collection:
+        return self.calls_model.collection
+
+    def _set(self, collection: Collection, *, dirty: bool, select: str | None = None) -> None:
+        keep = self.selected_call()
+        self.calls_model.set_collection(collection, keep_reports=True)
+        self.dirty = dirty
+        wanted = select if select is not None else (keep.name if keep is not None else None)
+        row = self.calls_model.row_of(wanted) if wanted is not None else None
+        if row is None and collection.calls:
+            row = 0
+        if row is not None:
+            self.select_row(row)
+        self._show_selected()
+        self._update()
+
+    def new_collection(self) -> None:
+        self.path = None
+        self.calls_model.clear_reports()
+        self._set(Collection("Untitled"), dirty=False)
+        self.status_label.setText("")
+
+    def open_file(self, path: str | Path) -> bool:
+        try:
+            collection = load_collection(path)
+        except CollectionError as exc:
+            self.status_label.setText(f"Cannot open the collection: {exc}")
+            return False
+        self.path = Path(path)
+        self.calls_model.clear_reports()
+        self._set(collection, dirty=False)
+        self.status_label.setText(f"Opened {plural(len(collection.calls), 'call')} from {path}")
+        return True
+
+    def save_file(self, path: str | Path) -> bool:
+        target = Path(path)
+        collection = self.collection
+        if collection.name == "Untitled" and target.name:
+            collection = replace(collection, name=target.name.removesuffix(".json").removesuffix(".collection"))
+        try:
+            save_collection(collection, target)
+        except OSError as exc:
+            self.status_label.setText(f"Cannot save the collection: {exc.strerror or exc}")
+            return False
+        self.path = target
+        self._set(replace(collection, source=str(target)), dirty=False)
+        self.status_label.setText(f"Saved {plural(len(collection.calls), 'call')} to {target}")
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(self.path.parent if self.path is not None else Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open collection", start, _FILTER)
+        if path:
+            self.open_file(path)
+
+    def save(self) -> None:
+        if self.path is None:
+            self.save_as_dialog()
+        else:
+            self.save_file(self.path)
+
+    def save_as_dialog(self) -> None:
+        start = str(self.path if self.path is not None else Path.home() / "calls.collection.json")
+        path, _ = QFileDialog.getSaveFileName(self, "Save collection", start, _FILTER)
+        if path:
+            self.save_file(path)
+
+    def add_call(self, method: str, params: object) -> SavedCall:
+        """Save a request (as sent, without ``_meta``) as a new call, starting with the assertion: outcome ok."""
+        fresh = call_for(method, params if isinstance(params, Mapping) else None)
+        saved = replace(fresh, name=self.collection.unique_name(fresh.name))
+        self._set(self.collection.with_call(saved), dirty=True, select=saved.name)
+        self.status_label.setText(f"Saved {saved.name!r} to the collection (not written to a file yet)")
+        self.callAdded.emit(saved.name)
+        return saved
+
+    def remove_selected_call(self) -> None:
+        saved = self.selected_call()
+        if saved is not None:
+            self._set(self.collection.without_call(saved.name), dirty=True)
+
+    # -- selection -----------------------------------------------------------------------------------------
+
+    def select_row(self, row: int) -> None:
+        index = self.calls_model.index(row, 0)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.calls_view.selectionModel().setCurrentIndex(index, flags)
+
+    def selected_call(self) -> SavedCall | None:
+        index = self.calls_view.selectionModel().currentIndex()
+        return self.calls_model.call_at(index.row()) if index.isValid() else None
+
+    def selected_assertion_row(self) -> int | None:
+        index = self.assertions_view.selectionModel().currentIndex()
+        return index.row() if index.isValid() else None
+
+    def _show_selected(self) -> None:
+        saved = self.selected_call()
+        report = self.calls_model.reports.get(saved.name) if saved is not None else None
+        self.assertions_model.set_call(saved, report)
+        if saved is None:
+            self.detail.clear()
+        else:
+            lines = [f"{saved.method}", json.dumps(saved.params or {}, indent=2, ensure_ascii=False)]
+            if report is not None:
+                lines += ["", f"last run: {report.status}, {report.observed.describe()}"]
+                lines.append(f"latency: {report.observed.latency_ms:.0f} ms")
+                if report.failing is not None:
+                    lines.append(f"failing: {report.failure_line()}")
+            self.detail.setPlainText("\n".join(lines))
+        self._update()
+
+    # -- assertions ----------------------------------------------------------------------------------------
+
+    def set_assertions(self, assertions: Sequence[Assertion]) -> None:
+        """Replace the selected call's assertions."""
+        saved = self.selected_call()
+        if saved is not None:
+            self._set(self.collection.with_call(replace(saved, assertions=tuple(assertions))), dirty=True)
+
+    def add_assertion(self, assertion: Assertion) -> None:
+        saved = self.selected_call()
+        if saved is not None:
+            self.set_assertions([*saved.assertions, assertion])
+
+    def replace_assertion(self, row: int, assertion: Assertion) -> None:
+        saved = self.selected_call()
+        if saved is not None and 0 <= row < len(saved.assertions):
+            items = list(saved.assertions)
+            items[row] = assertion
+            self.set_assertions(items)
+
+    def remove_selected_assertion(self) -> None:
+        saved, row = self.selected_call(), self.selected_assertion_row()
+        if saved is not None and row is not None and 0 <= row < len(saved.assertions):
+            self.set_assertions([a for i, a in enumerate(saved.assertions) if i != row])
+
+    def assertion_dialog(self, row: int | None = None) -> AssertionDialog | None:
+        """The dialog for a new assertion (``row`` None) or the one at ``row``, opened window-modal; OK applies it."""
+        saved = self.selected_call()
+        if saved is None:
+            return None
+        current = saved.assertions[row] if row is not None and 0 <= row < len(saved.assertions) else None
+        dialog = AssertionDialog(saved.method, current, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def apply() -> None:
+            made = dialog.assertion()
+            if made is None:
+                return
+            if current is None or row is None:
+                self.add_assertion(made)
+            else:
+                self.replace_assertion(row, made)
+
+        dialog.accepted.connect(apply)
+        dialog.open()
+        return dialog
+
+    def add_assertion_dialog(self) -> AssertionDialog | None:
+        return self.assertion_dialog(None)
+
+    def edit_assertion_dialog(self) -> AssertionDialog | None:
+        row = self.selected_assertion_row()
+        return self.assertion_dialog(row) if row is not None else None
+
+    # -- running -------------------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def run_selected(self) -> bool:
+        saved = self.selected_call()
+        return saved is not None and self._start([saved.name])
+
+    def run_all(self) -> bool:
+        return bool(self.collection.calls) and self._start(None)
+
+    def _start(self, only: list[str] | None) -> bool:
+        if self.running:
+            return False
+        connection = live_connection(self.controller)
+        if connection is None:
+            self.status_label.setText("Not connected: connect to run the collection.")
+            return False
+        count = len(only) if only is not None else len(self.collection.calls)
+        self.status_label.setText(f"Running {plural(count, 'call')}…")
+        timeout = self.controller.settings.timeouts.request or 30.0
+        self._task = asyncio.get_event_loop().create_task(self._run(connection, only, timeout))
+        self._update()
+        return True
+
+    async def _run(self, connection: Any, only: list[str] | None, timeout: float) -> None:
+        try:
+            report = await run_collection(connection, self.collection, only, timeout=timeout, on_call=self._on_call)
+        except Exception as exc:  # a failure of the run itself must reach the user, not the event loop
+            self.status_label.setText(f"The run failed: {type(exc).__name__}: {exc}")
+        else:
+            counts = report.counts()
+            text = f"{plural(counts['passed'], 'call')} passed, {counts['failed']} failed"
+            if counts["error"]:
+                text += f", {counts['error']} without an answer"
+            self.status_label.setText(f"{text} ({report.duration_ms / 1000:.1f} s)")
+            self.runFinished.emit(report)
+        finally:
+            self._task = None
+            self._update()
+
+    def _on_call(self, report: CallReport) -> None:
+        self.calls_model.set_report(report)
+        selected = self.selected_call()
+        if selected is not None and selected.name == report.call.name:
+            self._show_selected()
+
+    def shutdown(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def _update(self) -> None:
+        name = self.collection.name or "Untitled"
+        where = f" — {self.path}" if self.path is not None else ""
+        unsaved = " (unsaved changes)" if self.dirty else ""
+        self.title_label.setText(f"<b>{html.escape(name)}</b>{unsaved}{html.escape(where)}")
+        self.title_label.setTextFormat(Qt.TextFormat.RichText)
+        has_call = self.selected_call() is not None
+        idle = not self.running
+        self.run_button.setEnabled(has_call and idle)
+        self.run_all_button.setEnabled(bool(self.collection.calls) and idle)
+        self.remove_call_button.setEnabled(has_call and idle)
+        self.add_assertion_button.setEnabled(has_call)
+        has_assertion = self.selected_assertion_row() is not None and has_call
+        self.edit_assertion_button.setEnabled(has_assertion)
+        self.remove_assertion_button.setEnabled(has_assertion)
