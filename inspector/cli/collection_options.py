@@ -10,19 +10,11 @@ import argparse
 from typing import Final
 
 from inspector.cli.errors import UsageError
+from inspector.cli.mode_flags import LOAD_PROBE, METHOD_FLAGS, OUTPUT, OUTPUT_FORMAT, reject_clashes
 
 __all__ = ["add_collection_arguments", "collection_options"]
 
-_METHOD_FLAGS: Final = (
-    ("--tool-name", "tool_name"),
-    ("--tool-arg", "tool_arg"),
-    ("--tool-args-json", "tool_args_json"),
-    ("--tool-metadata", "tool_metadata"),
-    ("--uri", "uri"),
-    ("--prompt-name", "prompt_name"),
-    ("--prompt-args", "prompt_args"),
-    ("--log-level", "log_level"),
-)
+_CLASHES: Final = (*LOAD_PROBE, OUTPUT, OUTPUT_FORMAT, *METHOD_FLAGS)
 
 
 def add_collection_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,16 +39,5 @@ def collection_options(ns: argparse.Namespace) -> tuple[str, str | None] | None:
         raise UsageError("--run requires a collection file path")
     if junit is not None and not junit.strip():
         raise UsageError("--junit requires a non-empty file path")
-    given = {
-        "--load": ns.load,
-        "--probe": ns.probe,
-        "--output": ns.output is not None,
-        "--output-format": ns.output_format is not None,
-        "--method": ns.method is not None,
-    }
-    for flag, attr in _METHOD_FLAGS:
-        given[flag] = getattr(ns, attr) not in (None, [])
-    clash = next((flag for flag, present in given.items() if present), None)
-    if clash is not None:
-        raise UsageError(f"--run runs the collection's own calls; it cannot be combined with {clash}")
+    reject_clashes(ns, "--run runs the collection's own calls", _CLASHES)
     return run, junit

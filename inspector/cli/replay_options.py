@@ -11,22 +11,11 @@ import argparse
 from typing import Final
 
 from inspector.cli.errors import UsageError
+from inspector.cli.mode_flags import LOAD_PROBE, METHOD_FLAGS, OUTPUT, OUTPUT_FORMAT, RUN, reject_clashes
 
 __all__ = ["add_replay_arguments", "replay_options"]
 
-_CLASHES: Final = (
-    ("--method", "method"),
-    ("--tool-name", "tool_name"),
-    ("--tool-arg", "tool_arg"),
-    ("--tool-args-json", "tool_args_json"),
-    ("--tool-metadata", "tool_metadata"),
-    ("--uri", "uri"),
-    ("--prompt-name", "prompt_name"),
-    ("--prompt-args", "prompt_args"),
-    ("--log-level", "log_level"),
-    ("--output", "output"),
-    ("--output-format", "output_format"),
-)
+_CLASHES: Final = (*LOAD_PROBE, RUN, *METHOD_FLAGS, OUTPUT, OUTPUT_FORMAT)
 
 
 def add_replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,12 +48,7 @@ def replay_options(ns: argparse.Namespace) -> tuple[str, tuple[str, ...]] | None
         return None
     if not recording.strip():
         raise UsageError("--replay requires a recording file path")
-    given = {"--load": ns.load, "--probe": ns.probe, "--run": getattr(ns, "run", None) is not None}
-    for flag, attr in _CLASHES:
-        given[flag] = getattr(ns, attr) not in (None, [])
-    clash = next((flag for flag, present in given.items() if present), None)
-    if clash is not None:
-        raise UsageError(f"--replay sends the recording's own requests; it cannot be combined with {clash}")
+    reject_clashes(ns, "--replay sends the recording's own requests", _CLASHES)
     for pattern in ignore:
         if not pattern.strip().startswith("$"):
             raise UsageError(f"--ignore expects a JSON path starting with $, got {pattern!r}")

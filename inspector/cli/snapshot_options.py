@@ -11,25 +11,12 @@ from __future__ import annotations
 import argparse
 from typing import Final
 
-from inspector.cli.errors import UsageError
+from inspector.cli.mode_flags import LOAD_PROBE, METHOD_FLAGS, OUTPUT_FORMAT, REPLAY, RUN, reject_clashes
 
 __all__ = ["DIFF_FLAG", "add_snapshot_arguments", "snapshot_options", "wants_diff"]
 
 DIFF_FLAG: Final = "--diff"
-_CLASHES: Final = (
-    ("--method", "method"),
-    ("--tool-name", "tool_name"),
-    ("--tool-arg", "tool_arg"),
-    ("--tool-args-json", "tool_args_json"),
-    ("--tool-metadata", "tool_metadata"),
-    ("--uri", "uri"),
-    ("--prompt-name", "prompt_name"),
-    ("--prompt-args", "prompt_args"),
-    ("--log-level", "log_level"),
-    ("--output-format", "output_format"),
-    ("--replay", "replay"),
-    ("--run", "run"),
-)
+_CLASHES: Final = (*LOAD_PROBE, *METHOD_FLAGS, OUTPUT_FORMAT, REPLAY, RUN)
 
 
 def add_snapshot_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,12 +43,7 @@ def snapshot_options(ns: argparse.Namespace) -> bool:
     """Whether --snapshot was asked for; UsageError for flags that make no sense with it."""
     if not ns.snapshot:
         return False
-    given = {"--load": ns.load, "--probe": ns.probe}
-    for flag, attr in _CLASHES:
-        given[flag] = getattr(ns, attr, None) not in (None, [], False)
-    clash = next((flag for flag, present in given.items() if present), None)
-    if clash is not None:
-        raise UsageError(f"--snapshot lists everything itself; it cannot be combined with {clash}")
+    reject_clashes(ns, "--snapshot lists everything itself", _CLASHES)
     return True
 
 
