@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from inspector.regression.assertions import Assertion, AssertionResult, short_json
 from inspector.regression.collection import Collection, SavedCall
 from inspector.regression.runner import CallReport
+from inspector.ui.widgets.column_table import ColumnTableModel
 from inspector.ui.widgets.style import tones
 
 __all__ = ["AssertionsModel", "CallsModel"]
@@ -25,10 +26,10 @@ def _verdict_colour(passed: bool) -> QColor:
     return QColor(t.ok_fg if passed else t.error_fg)
 
 
-class CallsModel(QAbstractTableModel):
+class CallsModel(ColumnTableModel):
     """One row per saved call: Name, Request, Checks, Result (PASS / FAIL / ERROR and the failing assertion)."""
 
-    HEADERS: Final = ("Name", "Request", "Checks", "Result")
+    HEADERS = ("Name", "Request", "Checks", "Result")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -67,17 +68,8 @@ class CallsModel(QAbstractTableModel):
             self.reports = {}
             self.endResetModel()
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.collection.calls)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.collection.calls)
 
     def _result_text(self, report: CallReport | None) -> str:
         if report is None:
@@ -109,10 +101,10 @@ class CallsModel(QAbstractTableModel):
         return None
 
 
-class AssertionsModel(QAbstractTableModel):
+class AssertionsModel(ColumnTableModel):
     """The selected call's assertions: Assertion (its one-line description), Result, Actual."""
 
-    HEADERS: Final = ("Assertion", "Result", "Actual")
+    HEADERS = ("Assertion", "Result", "Actual")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -131,17 +123,8 @@ class AssertionsModel(QAbstractTableModel):
         assertion = self.assertions[row]
         return next((result for result in self.results if result.assertion == assertion), None)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.assertions)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.assertions)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.assertions):

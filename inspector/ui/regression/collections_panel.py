@@ -55,6 +55,23 @@ __all__ = ["CollectionsPanel"]
 _FILTER = "Collections (*.collection.json *.json);;All files (*)"
 
 
+def _column(
+    parent: QWidget, title: str, view: QTableView, stretch: int, buttons: tuple[QPushButton, ...]
+) -> tuple[QWidget, QVBoxLayout]:
+    """A titled column of the panel: the title, ``view`` and a row of ``buttons`` (left-aligned)."""
+    column = QWidget(parent)
+    layout = QVBoxLayout(column)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(QLabel(title, column))
+    layout.addWidget(view, stretch)
+    row = QHBoxLayout()
+    for button in buttons:
+        row.addWidget(button)
+    row.addStretch(1)
+    layout.addLayout(row)
+    return column, layout
+
+
 def _table(model: Any, parent: QWidget) -> QTableView:
     view = QTableView(parent)
     view.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
@@ -108,15 +125,7 @@ class CollectionsPanel(QWidget):
         self.calls_view = _table(self.calls_model, self)
         self.calls_view.setAccessibleName("Calls of the collection")
         self.remove_call_button = QPushButton("Remove call", self)
-        left = QWidget(self)
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(0, 0, 0, 0)
-        left_layout.addWidget(QLabel("Calls", left))
-        left_layout.addWidget(self.calls_view, 1)
-        left_row = QHBoxLayout()
-        left_row.addWidget(self.remove_call_button)
-        left_row.addStretch(1)
-        left_layout.addLayout(left_row)
+        left, _ = _column(self, "Calls", self.calls_view, 1, (self.remove_call_button,))
 
         self.assertions_model = AssertionsModel(self)
         self.assertions_view = _table(self.assertions_model, self)
@@ -131,16 +140,8 @@ class CollectionsPanel(QWidget):
         self.detail.setAccessibleName("The selected call")
         self.detail.setReadOnly(True)
         self.detail.setPlaceholderText("The selected call's request and its last outcome show here.")
-        right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(QLabel("Assertions", right))
-        right_layout.addWidget(self.assertions_view, 2)
-        right_row = QHBoxLayout()
-        for button in (self.add_assertion_button, self.edit_assertion_button, self.remove_assertion_button):
-            right_row.addWidget(button)
-        right_row.addStretch(1)
-        right_layout.addLayout(right_row)
+        buttons = (self.add_assertion_button, self.edit_assertion_button, self.remove_assertion_button)
+        right, right_layout = _column(self, "Assertions", self.assertions_view, 2, buttons)
         right_layout.addWidget(self.detail, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from inspector.regression.changes import KIND_ORDER, Change, ChangeKind
+from inspector.ui.widgets.column_table import ColumnTableModel
 from inspector.ui.widgets.style import tone_colors, tones
 
 __all__ = ["CHANGE_ROLE", "COLUMNS", "KIND_TONES", "ChangesModel", "KindFilter"]
@@ -22,7 +23,9 @@ KIND_TONES: Final = {ChangeKind.BREAKING: "error", ChangeKind.COMPATIBLE: "ok", 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
-class ChangesModel(QAbstractTableModel):
+class ChangesModel(ColumnTableModel):
+    HEADERS = COLUMNS
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._changes: list[Change] = []
@@ -41,16 +44,8 @@ class ChangesModel(QAbstractTableModel):
     def counts(self) -> dict[ChangeKind, int]:
         return {kind: sum(1 for c in self._changes if c.kind is kind) for kind in KIND_ORDER}
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._changes)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return COLUMNS[section] if 0 <= section < len(COLUMNS) else None
-        return None
+    def row_count(self) -> int:
+        return len(self._changes)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._changes):

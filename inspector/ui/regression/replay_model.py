@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from inspector.content.plural import plural
 from inspector.regression.outcome import Outcome, RequestResult
+from inspector.ui.widgets.column_table import ColumnTableModel
 from inspector.ui.widgets.style import tones
 
 __all__ = ["COLUMNS", "OUTCOME_TONES", "RESULT_ROLE", "ReplayResultsModel", "details"]
@@ -41,7 +42,9 @@ def details(result: RequestResult) -> str:
     return f"{plural(len(result.ignored), 'volatile value')} ignored" if result.ignored else ""
 
 
-class ReplayResultsModel(QAbstractTableModel):
+class ReplayResultsModel(ColumnTableModel):
+    HEADERS = COLUMNS
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._results: list[RequestResult] = []
@@ -66,20 +69,8 @@ class ReplayResultsModel(QAbstractTableModel):
     def counts(self) -> dict[Outcome, int]:
         return {o: sum(1 for r in self._results if r.outcome is o) for o in Outcome}
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._results)
-
-    def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._results)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._results):

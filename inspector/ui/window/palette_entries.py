@@ -222,32 +222,20 @@ def connection_entries(tab: ConnectionTab) -> list[PaletteEntry]:
             )
         )
     resources = tab.resources
-    for raw in resources.resources_model.entries():
-        uri = raw.get("uri")
-        if isinstance(uri, str):
-            name = raw.get("title") or raw.get("name") or uri
-            entries.append(
-                PaletteEntry(
-                    title=str(name),
-                    kind="Resource",
-                    run=partial(open_resource, tab, uri),
-                    detail=uri,
-                    group=tab.title,
+    listed = (
+        (resources.resources_model, "uri", "Resource", open_resource),
+        (resources.templates_model, "uriTemplate", "Template", open_template),
+    )
+    for model, key, kind, opener in listed:
+        for raw in model.entries():
+            target = raw.get(key)
+            if isinstance(target, str):
+                name = raw.get("title") or raw.get("name") or target
+                entries.append(
+                    PaletteEntry(
+                        title=str(name), kind=kind, run=partial(opener, tab, target), detail=target, group=tab.title
+                    )
                 )
-            )
-    for raw in resources.templates_model.entries():
-        template = raw.get("uriTemplate")
-        if isinstance(template, str):
-            name = raw.get("title") or raw.get("name") or template
-            entries.append(
-                PaletteEntry(
-                    title=str(name),
-                    kind="Template",
-                    run=partial(open_template, tab, template),
-                    detail=template,
-                    group=tab.title,
-                )
-            )
     tabs = tab.inner_tabs
     for index in range(tabs.count()):
         widget = tabs.widget(index)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:
+    from inspector.ui.explore.resources.model import ResourceListPage
     from inspector.ui.window.connection_tab import ConnectionTab
 
 __all__ = ["first_focusable", "open_panel", "open_prompt", "open_resource", "open_template", "open_tool"]
@@ -47,23 +48,20 @@ def open_prompt(tab: ConnectionTab, name: str) -> None:
         _focus(tab.prompts.browser.view)
 
 
-def open_resource(tab: ConnectionTab, uri: str) -> None:
-    """Select (and so read) the listed resource ``uri`` in the Resources panel."""
-    panel = tab.resources
-    tab.inner_tabs.setCurrentWidget(panel)
-    page = panel.resources_page
-    panel.list_tabs.setCurrentWidget(page)
+def _select_listed(tab: ConnectionTab, page: ResourceListPage, uri: str) -> None:
+    """Show ``page`` of the Resources panel, unfiltered, with ``uri`` selected (the focus on the list)."""
+    tab.inner_tabs.setCurrentWidget(tab.resources)
+    tab.resources.list_tabs.setCurrentWidget(page)
     page.search.clear()
     if page.select_uri(uri):
         _focus(page.view)
 
 
+def open_resource(tab: ConnectionTab, uri: str) -> None:
+    """Select (and so read) the listed resource ``uri`` in the Resources panel."""
+    _select_listed(tab, tab.resources.resources_page, uri)
+
+
 def open_template(tab: ConnectionTab, template: str) -> None:
     """Select the resource template in the Resources panel (its form takes the variables)."""
-    panel = tab.resources
-    tab.inner_tabs.setCurrentWidget(panel)
-    page = panel.templates_page
-    panel.list_tabs.setCurrentWidget(page)
-    page.search.clear()
-    if page.select_uri(template):
-        _focus(page.view)
+    _select_listed(tab, tab.resources.templates_page, template)

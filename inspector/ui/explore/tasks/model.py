@@ -10,10 +10,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from inspector.ui.explore.common.task_book import TaskBook, TaskOutcome, TaskRecord, progress_of
+from inspector.ui.widgets.column_table import ColumnTableModel
 from inspector.ui.widgets.style import tones
 
 __all__ = ["COLUMNS", "TaskTableModel"]
@@ -61,8 +62,10 @@ def status_text(record: TaskRecord) -> str:
     return record.status.replace("_", " ")
 
 
-class TaskTableModel(QAbstractTableModel):
+class TaskTableModel(ColumnTableModel):
     """See the module docstring."""
+
+    HEADERS = COLUMNS
 
     def __init__(self, book: TaskBook, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -77,20 +80,8 @@ class TaskTableModel(QAbstractTableModel):
     def row_of(self, record: TaskRecord) -> int:
         return next((i for i, r in enumerate(self._rows) if r is record), -1)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(COLUMNS)
-        ):
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self._rows)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         record = self.record(index.row()) if index.isValid() else None
