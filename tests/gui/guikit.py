@@ -23,7 +23,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
-from PySide6.QtWidgets import QDialog, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QApplication, QDialog, QTreeWidget, QTreeWidgetItem
 from pytestqt.qtbot import QtBot
 
 from inspector.demo.in_memory import demo_transport
@@ -31,6 +31,7 @@ from inspector.protocol.diagnostics import Diagnostic, DiagnosticCode, Severity
 from inspector.protocol.wire import Direction, Kind, WireMessage
 from inspector.store.canned_replies import CannedReplies
 from inspector.store.profiles import Profile, ProfileStore, StdioSettings, TimeoutSettings
+from inspector.store.profiles.model import ProtocolEra
 from inspector.store.recording import RecordFilter, Recording
 from inspector.transports.base import StderrLine, Transport, TransportNote
 from inspector.transports.stdio import StdioTransport
@@ -101,6 +102,15 @@ def misbehaving_command(mode: str, *extra: str) -> list[str]:
     return [sys.executable, str(MISBEHAVING), "--mode", mode, *extra]
 
 
+def demo_profile(name: str, server_era: str, protocol_era: ProtocolEra = "legacy") -> Profile:
+    """The demo as a stdio process serving ``server_era`` (legacy, modern, both); the client in ``protocol_era``."""
+    return Profile(
+        name=name,
+        stdio=StdioSettings(command=DEMO_COMMAND[0], args=[*DEMO_COMMAND[1:], "--era", server_era]),
+        protocol_era=protocol_era,
+    )
+
+
 def misbehaving_profile(name: str, mode: str = "none", *, timeout: float = 30.0) -> Profile:
     return Profile(
         name=name,
@@ -157,6 +167,20 @@ def connect_tab(
     runner.wait_until(lambda: panel.browser.model.total() > 0, timeout=20)
     tab.inner_tabs.setCurrentWidget(panel)
     return tab
+
+
+def activate(qtbot: QtBot, window: MainWindow) -> None:
+    """Make ``window`` the active window (keyboard focus and Tab need one) and wait until it is."""
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+
+
+def connect_active(qtbot: QtBot, runner: AsyncRunner, make_window: MakeWindow) -> tuple[MainWindow, ConnectionTab]:
+    """A new window with the demo connected (its Tools list shown), made the active window."""
+    window = make_window()
+    tab = connect_tab(window, runner)
+    activate(qtbot, window)
+    return window, tab
 
 
 def tool_page(tab: ConnectionTab, name: str) -> ToolPage:

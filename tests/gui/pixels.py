@@ -6,13 +6,15 @@ Colours are ``(r, g, b)`` tuples; ``distance`` is the largest difference of one 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QWidget
 
 RGB = tuple[int, int, int]
 
-__all__ = ["RGB", "colours_in", "distance", "nearest", "rgb", "rgb_of"]
+__all__ = ["RGB", "colours_in", "distance", "ink", "nearest", "rect_in", "rgb", "rgb_of", "saved_grab"]
 
 
 def rgb(pixel: int) -> RGB:
@@ -41,3 +43,33 @@ def distance(found: RGB, colour: QColor) -> int:
 def nearest(colours: Counter[RGB], colour: QColor) -> int:
     """The distance from ``colour`` to the closest colour drawn."""
     return min(distance(found, colour) for found in colours)
+
+
+def saved_grab(widget: QWidget, path: Path) -> tuple[QImage, float]:
+    """Grab ``widget``, save the shot to ``path`` and read it back: the image as saved, and its device pixel ratio."""
+    pixmap = widget.grab()
+    assert pixmap.save(str(path))
+    return QImage(str(path)), pixmap.devicePixelRatio()
+
+
+def rect_in(widget: QWidget, ancestor: QWidget, scale: float) -> QRect:
+    """Where ``widget`` is on a shot of ``ancestor`` taken at device pixel ratio ``scale``."""
+    top_left = widget.mapTo(ancestor, QPoint(0, 0))
+    return QRect(
+        round(top_left.x() * scale),
+        round(top_left.y() * scale),
+        round(widget.width() * scale),
+        round(widget.height() * scale),
+    )
+
+
+def ink(image: QImage) -> QColor:
+    """The colour of the most opaque pixel (an icon's stroke colour)."""
+    image = image.convertToFormat(QImage.Format.Format_ARGB32)
+    best = QColor(0, 0, 0, 0)
+    for y in range(image.height()):
+        for x in range(image.width()):
+            c = QColor.fromRgba(image.pixel(x, y))
+            if c.alpha() > best.alpha():
+                best = c
+    return best

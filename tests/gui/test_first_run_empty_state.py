@@ -11,17 +11,15 @@ from pathlib import Path
 
 import pytest
 from guikit import AsyncRunner, MakeWindow
-from pixels import colours_in, nearest
-from PySide6.QtCore import QPoint, QRect, Qt
-from PySide6.QtGui import QImage, QPalette
-from PySide6.QtWidgets import QWidget
+from pixels import colours_in, nearest, rect_in, saved_grab
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from pytestqt.qtbot import QtBot
 
 from inspector.store.profiles import ProfileStore
 from inspector.ui.connection.controller import ConnectionState
 from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.profiles.import_dialog import ImportDialog
-from inspector.ui.window.main_window import MainWindow
 
 
 @pytest.fixture
@@ -143,27 +141,13 @@ def test_new_connection_opens_the_profile_editor(qtbot: QtBot, home: Path, make_
     dialog.reject()
 
 
-def _rect_in(widget: QWidget, window: MainWindow, scale: float) -> QRect:
-    top_left = widget.mapTo(window.welcome, QPoint(0, 0))
-    return QRect(
-        round(top_left.x() * scale),
-        round(top_left.y() * scale),
-        round(widget.width() * scale),
-        round(widget.height() * scale),
-    )
-
-
 def test_screenshot(home: Path, make_window: MakeWindow, tmp_path: Path) -> None:
     """What the page draws: the cards, the found file's path in the text colour, the buttons."""
     every_client(home)
     window = make_window()
     window.resize(1280, 800)
     page = window.welcome
-    pixmap = page.grab()
-    path = tmp_path / "empty_state.png"
-    assert pixmap.save(str(path))
-    image = QImage(str(path))
-    scale = pixmap.devicePixelRatio()
+    image, scale = saved_grab(page, tmp_path / "empty_state.png")
     assert len(colours_in(image, image.rect(), step=2)) > 40, "the screenshot is (nearly) uniform"
     claude = home / ".config" / "Claude" / "claude_desktop_config.json"
     grid = page.found_grid
@@ -173,9 +157,9 @@ def test_screenshot(home: Path, make_window: MakeWindow, tmp_path: Path) -> None
         if (item := grid.itemAt(i)) is not None and (w := item.widget()) is not None and w.toolTip() == str(claude)
     )
     text_colour = path_label.palette().color(QPalette.ColorRole.WindowText)
-    drawn = colours_in(image, _rect_in(path_label, window, scale))
+    drawn = colours_in(image, rect_in(path_label, window.welcome, scale))
     assert len(drawn) > 3 and nearest(drawn, text_colour) < 60, "the path is not drawn in the text colour"
     for button in (page.demo_button, page.paste_button, page.new_button, page.import_buttons[claude]):
-        assert button.isVisible() and len(colours_in(image, _rect_in(button, window, scale))) > 5, button.text()
-    card = _rect_in(page.import_card, window, scale)
+        assert button.isVisible() and len(colours_in(image, rect_in(button, window.welcome, scale))) > 5, button.text()
+    card = rect_in(page.import_card, window.welcome, scale)
     assert image.rect().contains(card), "the import card is cut off at 1280x800"

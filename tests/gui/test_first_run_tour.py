@@ -9,6 +9,7 @@ from typing import Protocol
 
 import pytest
 from guikit import AsyncRunner, connect_tab
+from pixels import saved_grab
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QWidget
@@ -145,11 +146,7 @@ def test_screenshot_dims_all_but_the_ring(qtbot: QtBot, start: Start, tmp_path: 
     plain = window.grab().toImage()
     tour.show()
     qtbot.wait(20)
-    path = tmp_path / "tour.png"
-    pixmap = window.grab()
-    assert pixmap.save(str(path))
-    shot = QImage(str(path))
-    scale = pixmap.devicePixelRatio()
+    shot, scale = saved_grab(window, tmp_path / "tour.png")
     ring = tour.ring
     assert ring is not None
 

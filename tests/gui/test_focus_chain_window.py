@@ -6,13 +6,12 @@ label and JSON path and described by the schema's description."""
 
 from __future__ import annotations
 
-from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page
+from guikit import AsyncRunner, MakeWindow, activate, connect_active, tool_page
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAccessible
 from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
-from inspector.ui.window.connection_tab import ConnectionTab
 from inspector.ui.window.main_window import MainWindow
 
 MAX_STEPS = 800
@@ -77,18 +76,10 @@ def _check(qtbot: QtBot, window: MainWindow, start: QWidget, where: str = "") ->
     return reached
 
 
-def _open(qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow) -> tuple[MainWindow, ConnectionTab]:
-    window = make_window()
-    tab = connect_tab(window, qasync_loop)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
-    return window, tab
-
-
 def test_tab_reaches_every_control_of_the_tools_panel_and_a_rich_form(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
-    window, tab = _open(qtbot, qasync_loop, make_window)
+    window, tab = connect_active(qtbot, qasync_loop, make_window)
     page = tool_page(tab, "create_event")
     qasync_loop.wait_until(lambda: page.form.field("title") is not None, timeout=5)
     page.form.editor("attendees").add_item()  # type: ignore[union-attr]  # (an array item's fields too)
@@ -111,7 +102,7 @@ def test_tab_reaches_every_control_of_the_tools_panel_and_a_rich_form(
 def test_tab_reaches_every_control_of_the_resources_and_log_panels(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
-    window, tab = _open(qtbot, qasync_loop, make_window)
+    window, tab = connect_active(qtbot, qasync_loop, make_window)
     tab.inner_tabs.setCurrentWidget(tab.resources)
     qasync_loop.wait_until(lambda: tab.resources.resources_model.rowCount() > 0, timeout=20)
     _check(qtbot, window, tab.resources.resources_page.search)
@@ -123,7 +114,7 @@ def test_tab_reaches_every_control_of_the_resources_and_log_panels(
 def test_tab_reaches_every_control_of_every_panel(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
-    window, tab = _open(qtbot, qasync_loop, make_window)
+    window, tab = connect_active(qtbot, qasync_loop, make_window)
     tabs = tab.inner_tabs
     walked = []
     for index in range(tabs.count()):
@@ -138,8 +129,7 @@ def test_tab_reaches_every_control_of_every_panel(
 
 def test_tab_reaches_every_control_of_the_window_before_any_connection(qtbot: QtBot, make_window: MakeWindow) -> None:
     window = make_window()
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    activate(qtbot, window)
     start = window.demo_button
     assert start.isVisible()
     _check(qtbot, window, start, "empty window")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from demowire import demo_http
 from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page, wait_settled
+from pixels import saved_grab
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor, QImage
 from pytestqt.qtbot import QtBot
@@ -138,11 +139,7 @@ def test_a_header_that_breaks_a_rule_fails_with_the_rule_in_words_and_is_drawn_r
     # the screenshot: the failing row's verdict and rule in red, a passing row's verdict in green
     log.resize(1300, 800)
     qtbot.wait(50)
-    path = tmp_path / "header_verdict.png"
-    grabbed = view.grab()
-    assert grabbed.save(str(path))
-    image = QImage(str(path))
-    scale = grabbed.devicePixelRatio()
+    image, scale = saved_grab(view, tmp_path / "header_verdict.png")
     passing = view.tree.topLevelItem(0)
     assert passing is not None and passing.text(0) == "✓ pass"
     fail_verdict = _cell(view, item, 0, scale)

@@ -4,7 +4,7 @@ refuses disabled actions; its model passes qtmodeltester."""
 
 from __future__ import annotations
 
-from guikit import AsyncRunner, MakeWindow, connect_tab
+from guikit import AsyncRunner, MakeWindow, activate, connect_tab
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
@@ -20,13 +20,8 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
-def _active(qtbot: QtBot, window: MainWindow) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
-
-
 def _press_palette(qtbot: QtBot, window: MainWindow, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> CommandPalette:
-    _active(qtbot, window)
+    activate(qtbot, window)
     target = QApplication.focusWidget() or window
     qtbot.keyClick(target, key, modifiers)
     palette = window.keyboard.palette

@@ -4,11 +4,11 @@ window around the palette unchanged. Saved as /tmp/palette.png."""
 
 from __future__ import annotations
 
-from guikit import SCREENSHOTS, MakeWindow
-from pixels import colours_in, nearest
+from guikit import SCREENSHOTS, MakeWindow, activate
+from pixels import colours_in, nearest, saved_grab
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtGui import QImage, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 
@@ -23,19 +23,14 @@ def _rect_in(window: QWidget, widget: QWidget, rect: QRect, scale: float) -> QRe
 def test_the_palette_as_drawn(qtbot: QtBot, make_window: MakeWindow) -> None:
     window = make_window()
     window.resize(1280, 800)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    activate(qtbot, window)
     before = window.grab().toImage()
     palette = window.keyboard.open_palette()
     qtbot.keyClicks(palette.search, "connect")
     run = next(r for r, e in enumerate(palette.model.entries()) if not e.enabled)  # no tab: Run etc. are disabled
     assert palette.model.entry(0) is not None and palette.model.entry(0).enabled  # type: ignore[union-attr]
     qtbot.wait(50)
-    path = SCREENSHOTS / "palette.png"
-    grabbed = window.grab()
-    assert grabbed.save(str(path))
-    image = QImage(str(path))
-    scale = grabbed.devicePixelRatio()
+    image, scale = saved_grab(window, SCREENSHOTS / "palette.png")
     assert len(colours_in(image, image.rect(), step=3)) > 30, "the screenshot is (nearly) uniform"
 
     view = palette.view

@@ -4,9 +4,9 @@ rule (``is_long_text``); Enter there adds a line, Ctrl+Enter still gets the prom
 from __future__ import annotations
 
 import pytest
-from guikit import AsyncRunner, MakeWindow, connect_tab, prompt_page
+from guikit import AsyncRunner, MakeWindow, activate, connect_tab, prompt_page
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLineEdit, QPlainTextEdit
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from inspector.content.catalog import PromptArgument
@@ -40,8 +40,7 @@ def test_code_is_multi_line_and_ctrl_enter_gets_the_prompt(
 ) -> None:
     window = make_window()
     tab = connect_tab(window, qasync_loop, show="prompts")
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
+    activate(qtbot, window)
     page = prompt_page(tab, "code_review")
     assert set(page.text_fields) == {"code"}
     code = page.text_fields["code"]

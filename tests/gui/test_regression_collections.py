@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 from guikit import AsyncRunner, MakeController, MakeWindow, connect_tab, prompt_page, tool_page, wire_rows
+from pixels import saved_grab
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
@@ -231,11 +232,7 @@ def test_screenshot_of_a_run_with_a_failure(
     panel.calls_view.resizeColumnsToContents()
     panel.calls_view.clearSelection()  # a selected row is drawn in the highlight's colours instead
     qtbot.wait(50)
-    path = tmp_path / "collections_panel.png"
-    shot = panel.grab()
-    assert shot.save(str(path))
-    image = QImage(str(path))
-    scale = shot.devicePixelRatio()
+    image, scale = saved_grab(panel, tmp_path / "collections_panel.png")
     assert (image.width(), image.height()) == (round(panel.width() * scale), round(panel.height() * scale))
 
     view, model = panel.calls_view, panel.calls_model

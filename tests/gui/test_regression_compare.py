@@ -195,9 +195,9 @@ def test_same_surface_and_unreadable_file(
 def test_screenshot(qasync_loop: AsyncRunner, qtbot: QtBot, tmp_path: Path) -> None:
     """What the view draws: each kind's name in its tone's colour, the breaking badge on the error background, the
     selected row highlighted, and both sides' schemas filled in."""
-    from pixels import colours_in, nearest
+    from pixels import colours_in, nearest, saved_grab
     from PySide6.QtCore import QRect
-    from PySide6.QtGui import QColor, QImage
+    from PySide6.QtGui import QColor
 
     from inspector.client.connection import Connection
     from inspector.regression.snapshot import take_snapshot
@@ -215,11 +215,7 @@ def test_screenshot(qasync_loop: AsyncRunner, qtbot: QtBot, tmp_path: Path) -> N
     qtbot.waitExposed(dialog)
     assert dialog.select_path('$.tools["large_result"].inputSchema.properties.shape.enum')
     qtbot.wait(50)
-    path = tmp_path / "compare.png"
-    grabbed = dialog.grab()
-    assert grabbed.save(str(path))
-    image = QImage(str(path))
-    scale = grabbed.devicePixelRatio()
+    image, scale = saved_grab(dialog, tmp_path / "compare.png")
     assert len(colours_in(image, image.rect(), step=3)) > 50, "the screenshot is (nearly) uniform"
 
     def on_image(widget: Any, rect: QRect) -> QRect:

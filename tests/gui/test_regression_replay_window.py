@@ -4,22 +4,20 @@ table and the side-by-side diff of a changed answer (the in-memory demo, standar
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from functools import partial
 from typing import Any
 
-from guikit import AsyncRunner, connect_tab, finish, misbehaving_profile
-from pixels import colours_in, nearest
+from guikit import AsyncRunner, connect_tab, demo_profile, finish, misbehaving_profile
+from pixels import colours_in, nearest, saved_grab
 from PySide6.QtCore import QPoint, QRect
-from PySide6.QtGui import QColor, QImage, QTextCursor
+from PySide6.QtGui import QColor, QTextCursor
 from PySide6.QtWidgets import QFileDialog, QPlainTextEdit
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from inspector.demo.in_memory import demo_transport
 from inspector.regression.outcome import Outcome
-from inspector.store.profiles import Profile, StdioSettings
 from inspector.ui.connection.controller import ConnectionSettings
 from inspector.ui.regression.replay_dialog import ReplayDialog
 from inspector.ui.regression.replay_diff import MARK_COLOURS
@@ -168,13 +166,7 @@ def test_file_menu_replays_a_chosen_recording(make_window: Any, qasync_loop: Asy
 def test_replay_of_a_handshake_era_session(
     make_window: Any, qasync_loop: AsyncRunner, qtbot: QtBot, store: Any, qtmodeltester: ModelTester
 ) -> None:
-    legacy = store.create(
-        Profile(
-            name="Legacy demo",
-            stdio=StdioSettings(command=sys.executable, args=["-m", "inspector.demo", "--era", "legacy"]),
-            protocol_era="legacy",
-        )
-    )
+    legacy = store.create(demo_profile("Legacy demo", "legacy"))
     window = make_window()
     tab = connect_tab(window, qasync_loop, legacy.id)
     conn = tab.controller.connection
@@ -207,11 +199,7 @@ def test_screenshot_of_a_changed_answer(
     row = next(i for i, r in enumerate(dialog.model.results()) if r.label == "tools/call add")
     dialog.table.selectRow(row)
     qtbot.wait(50)
-    shot = dialog.grab()
-    path = tmp_path / "replay_changed.png"
-    assert shot.save(str(path))
-    image = QImage(str(path))
-    scale = shot.devicePixelRatio()
+    image, scale = saved_grab(dialog, tmp_path / "replay_changed.png")
     assert len(colours_in(image, image.rect(), step=4)) > 50, "the screenshot is (nearly) uniform"
 
     def line_rect(edit: QPlainTextEdit, number: int) -> QRect:

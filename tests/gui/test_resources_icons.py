@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pixels import ink
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QImage, QPalette
 from PySide6.QtWidgets import QApplication
@@ -93,26 +94,14 @@ def test_ui_icons_are_one_stroke_set() -> None:
         ui_icon_svg("no-such-icon")
 
 
-def _ink(image: QImage) -> QColor:
-    """The colour of the most opaque pixel (the stroke's colour)."""
-    image = image.convertToFormat(QImage.Format.Format_ARGB32)
-    best = QColor(0, 0, 0, 0)
-    for y in range(image.height()):
-        for x in range(image.width()):
-            c = QColor.fromRgba(image.pixel(x, y))
-            if c.alpha() > best.alpha():
-                best = c
-    return best
-
-
 @pytest.mark.parametrize("name", ["close", "warning", "check", "audio", "diagnostics"])
 def test_ui_icons_paint_in_each_themes_colour(qapp: QApplication, name: str) -> None:
     light = ui_pixmap(name, 24, dark=False).toImage()
     dark = ui_pixmap(name, 24, dark=True).toImage()
-    assert _ink(light).alpha() == 255 and _ink(dark).alpha() == 255
-    assert _ink(light).name() == LIGHT.text and _ink(dark).name() == DARK.text
-    assert _ink(light).lightness() < 80 < 180 < _ink(dark).lightness()  # dark ink on light, light ink on dark
-    warn = _ink(ui_pixmap(name, 24, tone="warning", dark=True).toImage())
+    assert ink(light).alpha() == 255 and ink(dark).alpha() == 255
+    assert ink(light).name() == LIGHT.text and ink(dark).name() == DARK.text
+    assert ink(light).lightness() < 80 < 180 < ink(dark).lightness()  # dark ink on light, light ink on dark
+    warn = ink(ui_pixmap(name, 24, tone="warning", dark=True).toImage())
     assert warn.name() == DARK.warning_fg
     with pytest.raises(KeyError):
         icon_color("bogus")
@@ -126,11 +115,11 @@ def test_ui_icon_follows_the_application_palette(qapp: QApplication) -> None:
             palette = QPalette(saved)
             palette.setColor(QPalette.ColorRole.Window, QColor("#101418" if dark else "#f6f8fa"))
             QApplication.setPalette(palette)
-            ink = _ink(ui_icon("close").pixmap(QSize(24, 24)).toImage())
-            assert ink.name() == (DARK.text if dark else LIGHT.text)
+            close = ink(ui_icon("close").pixmap(QSize(24, 24)).toImage())
+            assert close.name() == (DARK.text if dark else LIGHT.text)
             label = icon_label("warning", "warning")
             assert label.property("icon_name") == "warning" and label.pixmap().width() == 16
-            assert _ink(label.pixmap().toImage()).name() == (DARK if dark else LIGHT).warning_fg
+            assert ink(label.pixmap().toImage()).name() == (DARK if dark else LIGHT).warning_fg
             label.deleteLater()
     finally:
         QApplication.setPalette(saved)

@@ -8,9 +8,9 @@ import ast
 import re
 from pathlib import Path
 
-from pixels import colours_in, distance
+from pixels import colours_in, distance, ink
 from PySide6.QtCore import QRect, QSize
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication, QLabel
 from pytestqt.qtbot import QtBot
 
@@ -26,17 +26,6 @@ from inspector.ui.widgets.theme_colours import DARK, LIGHT
 UI = Path(__file__).resolve().parents[2] / "inspector" / "ui"
 # emoji (the pictographs' planes) and the glyphs this set replaced: none of them may come back as an icon
 _FORBIDDEN = re.compile("[\U0001f000-\U0001faff\u23f1\u23f0\u231b\u266a\u2715\u2298\u2699\u2b50]")
-
-
-def _ink(image: QImage) -> QColor:
-    image = image.convertToFormat(QImage.Format.Format_ARGB32)
-    best = QColor(0, 0, 0, 0)
-    for y in range(image.height()):
-        for x in range(image.width()):
-            c = QColor.fromRgba(image.pixel(x, y))
-            if c.alpha() > best.alpha():
-                best = c
-    return best
 
 
 def _shown_strings(path: Path) -> list[tuple[int, str]]:
@@ -133,11 +122,11 @@ def test_icons_follow_the_theme(qtbot: QtBot, qapp: QApplication) -> None:
         manager.set_mode(mode)
         table = DARK if mode is ThemeMode.DARK else LIGHT
         state = view.state_icon.pixmap().toImage()
-        assert _ink(state).name() == table.ok_fg
+        assert ink(state).name() == table.ok_fg
         assert banner.close_button is not None
         close = banner.close_button.icon().pixmap(QSize(16, 16)).toImage()
-        assert _ink(close).name() == table.text
-        inks[mode] = _ink(close)
+        assert ink(close).name() == table.text
+        inks[mode] = ink(close)
         # drawn, not blank: the stroke covers a good part of the 16 px square
         drawn = colours_in(close, QRect(0, 0, 16, 16))
         assert sum(n for rgb, n in drawn.items() if distance(rgb, QColor(table.text)) < 40) >= 8

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page, wire_rows
+from guikit import AsyncRunner, MakeWindow, activate, connect_tab, tool_page, wire_rows
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
@@ -22,11 +22,6 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 ALT = Qt.KeyboardModifier.MetaModifier if sys.platform == "darwin" else Qt.KeyboardModifier.AltModifier
 Context = Qt.ShortcutContext
-
-
-def _active(qtbot: QtBot, window: MainWindow) -> None:
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
 
 
 def _key(qtbot: QtBot, window: MainWindow, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> None:
@@ -104,7 +99,7 @@ def test_panel_filter_log_run_cancel_and_disconnect_keys(
 ) -> None:
     window = make_window()
     tab = connect_tab(window, qasync_loop)
-    _active(qtbot, window)
+    activate(qtbot, window)
     tab.inner_tabs.setCurrentWidget(tab.overview)
     _key(qtbot, window, Qt.Key.Key_2, ALT)  # Alt+2: Tools
     assert tab.inner_tabs.currentWidget() is tab.tools
@@ -174,7 +169,7 @@ def test_tab_keys_switch_connection_tabs(qtbot: QtBot, make_window: MakeWindow, 
     first = window.connect_demo()
     second = window.open_tab(other.id)
     assert first is not None and second is not None and window.tabs.count() == 2
-    _active(qtbot, window)
+    activate(qtbot, window)
     assert window.tabs.currentWidget() is second
     _key(qtbot, window, Qt.Key.Key_1, CTRL)
     assert window.tabs.currentWidget() is first
@@ -192,7 +187,7 @@ def test_the_shortcuts_dialog_is_generated_grouped_and_searchable(qtbot: QtBot, 
     late = QAction("Compare with the baseline…", window)
     late.setShortcut(QKeySequence("Ctrl+Alt+B"))
     window.menuBar().actions()[1].menu().addAction(late)  # type: ignore[union-attr]  # (Connection)
-    _active(qtbot, window)
+    activate(qtbot, window)
     _key(qtbot, window, Qt.Key.Key_Slash, CTRL)  # Help → Keyboard shortcuts
     dialog = window.keyboard.shortcuts_dialog
     assert dialog is not None

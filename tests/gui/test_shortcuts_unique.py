@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from guikit import AsyncRunner, MakeWindow, connect_tab, prompt_page, tool_page
+from guikit import AsyncRunner, MakeWindow, connect_active, prompt_page, tool_page
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
-from PySide6.QtWidgets import QApplication, QLineEdit, QWidget
+from PySide6.QtWidgets import QLineEdit, QWidget
 from pytestqt.qtbot import QtBot
 
 from inspector.ui.viewers import ResultState
-from inspector.ui.window.connection_tab import ConnectionTab
 from inspector.ui.window.main_window import MainWindow
 
 Context = Qt.ShortcutContext
@@ -80,18 +79,10 @@ def _clashes(window: MainWindow) -> list[str]:
     return clashes
 
 
-def _open(qtbot: QtBot, runner: AsyncRunner, make_window: MakeWindow) -> tuple[MainWindow, ConnectionTab]:
-    window = make_window()
-    tab = connect_tab(window, runner)
-    window.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=5000)
-    return window, tab
-
-
 def test_the_window_binds_ctrl_return_once_per_context(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
-    window, tab = _open(qtbot, qasync_loop, make_window)
+    window, tab = connect_active(qtbot, qasync_loop, make_window)
     tool_page(tab, "echo")
     bindings = _bindings(window)
     assert any("Connect selected profile" in b.what for b in bindings)  # the enumeration sees the menu actions
@@ -108,7 +99,7 @@ def test_the_window_binds_ctrl_return_once_per_context(
 def test_ctrl_return_and_ctrl_enter_run_the_tool(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow
 ) -> None:
-    _window, tab = _open(qtbot, qasync_loop, make_window)
+    _window, tab = connect_active(qtbot, qasync_loop, make_window)
     page = tool_page(tab, "echo")
     qasync_loop.wait_until(lambda: page.form.field("message") is not None, timeout=5)
     field = page.form.field("message")

@@ -4,16 +4,15 @@ result view below (the same view a direct call uses)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page
-from pixels import colours_in, distance, nearest
+from guikit import AsyncRunner, MakeWindow, connect_tab, demo_profile, tool_page
+from pixels import colours_in, distance, nearest, saved_grab
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QColor, QImage, QPalette
+from PySide6.QtGui import QColor, QPalette
 from pytestqt.qtbot import QtBot
 
-from inspector.store.profiles import Profile, ProfileStore, StdioSettings
+from inspector.store.profiles import ProfileStore
 from inspector.ui.explore.common.task_book import TaskOutcome
 from inspector.ui.explore.tasks.model import COLUMNS
 from inspector.ui.explore.tasks.panel import TasksPanel
@@ -27,13 +26,7 @@ AMBER = QColor(LIGHT.warning_fg)
 def test_screenshot(
     qtbot: QtBot, qasync_loop: AsyncRunner, make_window: MakeWindow, store: ProfileStore, tmp_path: Path
 ) -> None:
-    profile = store.create(
-        Profile(
-            name="demo (tasks)",
-            stdio=StdioSettings(command=sys.executable, args=["-m", "inspector.demo", "--era", "both"]),
-            protocol_era="legacy",
-        )
-    )
+    profile = store.create(demo_profile("demo (tasks)", "both"))
     window = make_window()
     window.resize(1200, 820)
     tab = connect_tab(window, qasync_loop, profile.id)
@@ -59,11 +52,7 @@ def test_screenshot(
     assert panel.result_view.state() is ResultState.SUCCESS
     qtbot.wait(50)
 
-    shot = panel.grab()
-    path = tmp_path / "tasks_panel.png"
-    assert shot.save(str(path))
-    image = QImage(str(path))
-    scale = shot.devicePixelRatio()
+    image, scale = saved_grab(panel, tmp_path / "tasks_panel.png")
     assert (image.width(), image.height()) == (round(panel.width() * scale), round(panel.height() * scale))
     assert len(colours_in(image, image.rect())) > 50, "the screenshot is (nearly) uniform"
 

@@ -11,34 +11,22 @@ from pathlib import Path
 
 import pytest
 from guikit import AsyncRunner, MakeWindow, connect_tab, tool_page
-from pixels import RGB, colours_in, distance, nearest
+from pixels import RGB, colours_in, distance, nearest, rect_in
 from pygments.styles import get_style_by_name
 from pygments.token import Token
-from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
-from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
 
 from inspector.ui.viewers import ResultState
 from inspector.ui.widgets.style import DARK, LIGHT, tones
 from inspector.ui.widgets.theme_colours import Tones
-from inspector.ui.window.main_window import MainWindow
 
 SIZES = [(1280, 800), (1920, 1080)]
 
 
 def lightness(rgb: RGB) -> int:
     return QColor(*rgb).lightness()
-
-
-def rect_in(window: MainWindow, widget: QWidget, scale: float) -> QRect:
-    top_left = widget.mapTo(window, QPoint(0, 0))
-    return QRect(
-        round(top_left.x() * scale),
-        round(top_left.y() * scale),
-        round(widget.width() * scale),
-        round(widget.height() * scale),
-    )
 
 
 def save_copies(image: QImage, name: str, tmp_path: Path) -> None:
@@ -90,14 +78,14 @@ def test_main_window(
     assert (lightness(background) < 60) if theme == "dark" else (lightness(background) > 220)
 
     # text: the status bar's line is drawn in light text on dark (and the reverse)
-    status = colours_in(image, rect_in(window, window.profiles, scale))
+    status = colours_in(image, rect_in(window.profiles, window, scale))
     ink = [c for c, n in status.items() if abs(lightness(c) - lightness(background)) > 120]
     assert ink, "no text drawn in the sidebar"
     text_like = max(ink, key=lambda c: abs(lightness(c) - lightness(background)))
     assert (lightness(text_like) > 180) if theme == "dark" else (lightness(text_like) < 80)
 
     # the tool's result: its JSON drawn on the theme's card, in the theme's code style
-    result = colours_in(image, rect_in(window, page.result_view, scale))
+    result = colours_in(image, rect_in(page.result_view, window, scale))
     assert nearest(result, QColor(expected.text)) <= 40
     assert nearest(result, QColor(expected.card_bg)) <= 3 or nearest(result, QColor(expected.base)) <= 3
     style = get_style_by_name(expected.code_style)
@@ -109,5 +97,5 @@ def test_main_window(
     assert theirs < ours / 10, "the other theme's code style is drawn"
 
     # the connection tab's state dot
-    dot = colours_in(image, rect_in(window, window.tabs.tabBar(), scale))
+    dot = colours_in(image, rect_in(window.tabs.tabBar(), window, scale))
     assert nearest(dot, QColor(expected.connected)) <= 30, "no dot in the theme's connected colour"
