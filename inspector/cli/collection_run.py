@@ -1,10 +1,10 @@
 """``mcp-inspect --cli --run COLLECTION TARGET...``: run a collection, print the report, write JUnit, exit code.
 
-The collection is read before anything is sent (an unreadable or invalid file exits 1 naming the file, the
-call and the field). The report goes to stdout: readable text by default (and with ``--format human``), one
-JSON document with ``--format json`` (its shape: ``CollectionReport.to_json``, in docs/INTERFACES.md). Exit 0
-when every call passes, 10 (``ExitCode.REGRESSION``) when one fails; a connection that cannot be opened exits
-as any other run does.
+The collection is read by the entry point (``read_collection``) before the target's command is started or anything
+is sent: an unreadable or invalid file exits 1 naming the file, the call and the field. The report goes to stdout:
+readable text by default (and with ``--format human``), one JSON document with ``--format json`` (its shape:
+``CollectionReport.to_json``, in docs/INTERFACES.md). Exit 0 when every call passes, 10 (``ExitCode.REGRESSION``)
+when one fails; a connection that cannot be opened exits as any other run does.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from inspector.cli.output import Reporter
 from inspector.cli.run import connection_for, open_connection
 from inspector.cli.terminal import escape_line
 from inspector.client.errors import ClientError
-from inspector.regression.collection import CollectionError, load_collection
+from inspector.regression.collection import Collection, CollectionError, load_collection
 from inspector.regression.junit import write_junit
 from inspector.regression.report_text import render_text
 from inspector.regression.runner import CollectionReport, run_collection
 from inspector.transports.base import Transport
 
-__all__ = ["run_collection_cli"]
+__all__ = ["read_collection", "run_collection_cli"]
 
 
 def _emit(reporter: Reporter, report: CollectionReport) -> None:
@@ -33,14 +33,18 @@ def _emit(reporter: Reporter, report: CollectionReport) -> None:
         reporter.text(render_text(report))
 
 
-async def run_collection_cli(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
-    assert opts.run_collection is not None
+def read_collection(path: str) -> Collection:
+    """``--run``'s collection; an unreadable or invalid one is a ``CliFailure`` (exit 1)."""
     try:
-        collection = load_collection(opts.run_collection)
+        return load_collection(path)
     except CollectionError as exc:
-        await transport.close()
-        reporter.failure(CliFailure("error", f"collection: {exc}", envelope_code="collection_invalid"))
-        return ExitCode.ERROR
+        raise CliFailure("error", f"collection: {exc}", envelope_code="collection_invalid") from None
+
+
+async def run_collection_cli(
+    opts: CliOptions, target: str, reporter: Reporter, transport: Transport, *, collection: Collection
+) -> int:
+    """Run ``collection`` (read from ``opts.run_collection`` before the target started); report; exit code."""
     conn = connection_for(opts, transport, reporter=reporter)
     try:
         await open_connection(conn, opts)

@@ -11,18 +11,23 @@ runner, only ``--probe`` the probe, and only URL targets load HTTP (httpx2) and 
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeAlias
 
 from inspector.cli.args import CliOptions, HelpRequested, parse_args, sniff_format
 from inspector.cli.errors import CliFailure, UsageError
 from inspector.cli.exitcodes import ExitCode
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from inspector.cli.config import ServerSpec
     from inspector.cli.output import Reporter
     from inspector.transports.base import Transport
+
+    Runner: TypeAlias = Callable[[CliOptions, str, Reporter, Transport], Awaitable[int]]
 
 __all__ = ["DEBUG_ENV", "demo_overview", "main"]
 
@@ -53,7 +58,24 @@ def _quiet_stdout() -> None:
         pass
 
 
+def _preloaded_runner(opts: CliOptions) -> Runner | None:
+    """``--replay`` and ``--run`` with their file (the recording, the collection) read before any server starts.
+
+    An unreadable one ends the run (exit 1) without spawning the target's command or asking its URL anything.
+    """
+    if opts.replay is not None:
+        from inspector.cli.replay import load_recording, replay_config, run_replay
+
+        return functools.partial(run_replay, config=replay_config(opts), session=load_recording(opts.replay))
+    if opts.run_collection is not None:
+        from inspector.cli.collection_run import read_collection, run_collection_cli
+
+        return functools.partial(run_collection_cli, collection=read_collection(opts.run_collection))
+    return None
+
+
 async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, overview: bool) -> int:
+    preloaded = _preloaded_runner(opts)
     transport: Transport
     if spec is None:
         assert opts.url is not None
@@ -72,8 +94,11 @@ async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, ov
         )
         await early.prestart()
         transport = early
+    runner: Runner
     try:
-        if opts.probe:
+        if preloaded is not None:
+            runner = preloaded
+        elif opts.probe:
             from inspector.cli.probe import run_probe
 
             runner = run_probe
@@ -81,14 +106,6 @@ async def _run(opts: CliOptions, spec: ServerSpec | None, reporter: Reporter, ov
             from inspector.cli.snapshot_run import run_snapshot
 
             runner = run_snapshot
-        elif opts.replay is not None:
-            from inspector.cli.replay import run_replay
-
-            runner = run_replay
-        elif opts.run_collection is not None:
-            from inspector.cli.collection_run import run_collection_cli
-
-            runner = run_collection_cli
         else:
             from inspector.cli.run import run_method, run_overview
 

@@ -1,11 +1,12 @@
 """``mcp-inspect --cli --replay RECORDING TARGET... [--ignore JSONPATH ...] [--format json]``.
 
-Reads the recording first (an unreadable one is exit 1 before the target is asked anything), connects to TARGET
-with the recording's answers as the handlers (:mod:`inspector.regression.answers`), sends the recorded requests
-again (:mod:`inspector.regression.replay`) and prints one report: readable text by default (``text`` and
-``human``), one JSON document with ``--format json`` (its shape: :mod:`inspector.regression.outcome`). Exit 0 when
-every request answered as recorded, 10 (``ExitCode.REGRESSION``) otherwise; a target that cannot be reached or
-opened ends as any other run (exit 1, 3 or 4).
+The entry point reads the recording first (``load_recording``: an unreadable one is exit 1 before the target's
+command is started or its URL asked anything). ``run_replay`` connects to TARGET with the recording's answers as
+the handlers (:mod:`inspector.regression.answers`), sends the recorded requests again
+(:mod:`inspector.regression.replay`) and prints one report: readable text by default (``text`` and ``human``), one
+JSON document with ``--format json`` (its shape: :mod:`inspector.regression.outcome`). Exit 0 when every request
+answered as recorded, 10 (``ExitCode.REGRESSION``) otherwise; a target that cannot be reached or opened ends as
+any other run (exit 1, 3 or 4).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from inspector.regression.replay import ReplayConfig, replay
 from inspector.store.recording import RecordingError
 from inspector.transports.base import Transport
 
-__all__ = ["load_recording", "run_replay"]
+__all__ = ["load_recording", "replay_config", "run_replay"]
 
 
 def load_recording(path: str) -> RecordedSession:
@@ -38,22 +39,25 @@ def load_recording(path: str) -> RecordedSession:
         raise CliFailure("error", f"--replay: cannot read the recording: {exc}", envelope_code="recording") from None
 
 
-def _config(opts: CliOptions) -> ReplayConfig:
+def replay_config(opts: CliOptions) -> ReplayConfig:
+    """``--ignore`` and ``--timeout`` as a ``ReplayConfig``; a bad ``--ignore`` pattern is a usage error."""
     try:
         return ReplayConfig(opts.ignore, timeout=opts.timeout)
     except JsonPathError as exc:
         raise UsageError(f"--ignore: {exc}") from None
 
 
-async def run_replay(opts: CliOptions, target: str, reporter: Reporter, transport: Transport) -> int:
-    """Replay ``opts.replay`` against the target; print the report; the exit code."""
-    try:
-        config = _config(opts)
-        assert opts.replay is not None
-        session = load_recording(opts.replay)
-    except BaseException:
-        await transport.close()
-        raise
+async def run_replay(
+    opts: CliOptions,
+    target: str,
+    reporter: Reporter,
+    transport: Transport,
+    *,
+    config: ReplayConfig,
+    session: RecordedSession,
+) -> int:
+    """Replay ``session`` (read from ``opts.replay`` before the target started) against the target; print the
+    report; the exit code."""
     answers = RecordedAnswers(session.session_answers)
     conn = connection_for(opts, transport, handlers=answers, reporter=reporter)
     try:
