@@ -15,6 +15,9 @@ JSON Schema aware: local ``$ref`` (``#/$defs/...``, ``#/definitions/...``, any J
 compared once), ``anyOf`` / ``oneOf`` (alternatives matched by content, then by type), ``enum`` / ``const``,
 ``type`` arrays (``integer`` counts as a kind of ``number``), ``required``, ``properties``,
 ``additionalProperties``, ``items`` (also as an array of schemas), and the numeric, length and count bounds.
+Other constraint keywords (``allOf``, ``not``, ``if``/``then``/``else``, ``dependentRequired``, ``propertyNames``,
+``prefixItems``, ``contains``, ...) are compared as a whole: added they narrow, removed they widen, changed they
+change; keywords that constrain nothing (extensions such as ``x-...``) are neutral.
 """
 
 from __future__ import annotations
@@ -80,6 +83,32 @@ _HANDLED: Final = frozenset(
         "$schema",
     }
 )
+_CONSTRAINTS: Final = frozenset(
+    {
+        "allOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "dependentRequired",
+        "dependentSchemas",
+        "dependencies",
+        "propertyNames",
+        "contains",
+        "minContains",
+        "maxContains",
+        "prefixItems",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "contentMediaType",
+        "contentEncoding",
+        "contentSchema",
+    }
+)
+"""Keywords compared as a whole that only ever restrict the values a schema admits: added, they narrow it."""
+_ADMITTING: Final = frozenset({"patternProperties", "additionalItems"})
+"""Keywords compared as a whole that may admit values as well as restrict them (next to
+``additionalProperties: false`` / ``items``): any difference is a change of unknown direction."""
 _NOT_COMPARED: Final = frozenset({"$defs", "definitions"})
 """Compared where they are referenced, not as a whole."""
 
@@ -233,7 +262,23 @@ class _Walk:
         self._compare_bounds(old, new, path, label)
         for key in sorted((set(old) | set(new)) - _HANDLED):  # ($defs are compared where they are used)
             if _canon(old.get(key), self.old_root) != _canon(new.get(key), self.new_root):
-                self.note("neutral", key_path(path, key), f"{key} of {label} changed", old.get(key), new.get(key))
+                self._compare_other(key, old, new, path, label)
+
+    def _compare_other(self, key: str, old: dict[str, Any], new: dict[str, Any], path: str, label: str) -> None:
+        """A keyword compared as a whole: a constraint added narrows, removed widens, changed is changed; a keyword
+        that constrains nothing (an annotation, an extension) is neutral."""
+        where, before, after = key_path(path, key), old.get(key), new.get(key)
+        if key in _CONSTRAINTS:
+            if key not in old:
+                self.note("narrowed", where, f"{key} added to {label}", before, after)
+            elif key not in new:
+                self.note("widened", where, f"{key} of {label} removed", before, after)
+            else:
+                self.note("changed", where, f"{key} of {label} changed", before, after)
+        elif key in _ADMITTING:
+            self.note("changed", where, f"{key} of {label} changed (what it admits cannot be compared)", before, after)
+        else:
+            self.note("neutral", where, f"{key} of {label} changed", before, after)
 
     def _compare_types(self, old: dict[str, Any], new: dict[str, Any], path: str, label: str) -> None:
         old_types, new_types = _types(old), _types(new)

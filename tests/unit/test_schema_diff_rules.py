@@ -484,6 +484,66 @@ ROWS: list[tuple[str, str, Any, Any, list[tuple[str, str, str]]]] = [
         obj({"a": True}),
         [("compatible", "$.properties.a", "accepts anything now")],
     ),
+    # --- keywords compared as a whole: constraints narrow when added, widen when removed ---
+    (
+        "input: allOf constraint added",
+        "input",
+        obj({"a": S}),
+        obj({"a": {"type": "string", "allOf": [{"minLength": 3}]}}),
+        [("breaking", "$.properties.a.allOf", 'allOf added to argument "a"')],
+    ),
+    (
+        "input: not removed widens",
+        "input",
+        obj({"a": {"type": "string", "not": {"const": "x"}}}),
+        obj({"a": S}),
+        [("compatible", "$.properties.a.not", 'not of argument "a" removed')],
+    ),
+    (
+        "input: dependentRequired added",
+        "input",
+        obj({"a": S, "b": S}),
+        obj({"a": S, "b": S}, dependentRequired={"a": ["b"]}),
+        [("breaking", "$.dependentRequired", "dependentRequired added to the schema")],
+    ),
+    (
+        "output: if/then added narrows (compatible)",
+        "output",
+        obj({"a": S}),
+        obj({"a": S}, **{"if": {"required": ["a"]}, "then": {"required": ["b"]}}),
+        [
+            ("compatible", "$.if", "if added to the schema"),
+            ("compatible", "$.then", "then added to the schema"),
+        ],
+    ),
+    (
+        "output: propertyNames removed widens (breaking)",
+        "output",
+        obj({}, propertyNames={"pattern": "^a"}),
+        obj({}),
+        [("breaking", "$.propertyNames", "propertyNames of the schema removed")],
+    ),
+    (
+        "input: prefixItems changed",
+        "input",
+        {"type": "array", "prefixItems": [S]},
+        {"type": "array", "prefixItems": [I]},
+        [("breaking", "$.prefixItems", "prefixItems of the schema changed")],
+    ),
+    (
+        "output: patternProperties changed either way is breaking",
+        "output",
+        obj({}, patternProperties={"^x": S}),
+        obj({}, patternProperties={"^x": N}),
+        [("breaking", "$.patternProperties", "cannot be compared")],
+    ),
+    (
+        "input: an extension keyword is no break",
+        "input",
+        obj({"a": S}),
+        obj({"a": S}, **{"x-ui-order": ["a"]}),
+        [("compatible", '$["x-ui-order"]', "x-ui-order of the schema changed")],
+    ),
 ]
 
 
