@@ -27,8 +27,10 @@ __all__ = [
     "SavedCall",
     "call_for",
     "dumps_collection",
+    "edited_request",
     "load_collection",
     "loads_collection",
+    "parse_params",
     "save_collection",
 ]
 
@@ -101,6 +103,63 @@ class Collection:
     def without_call(self, name: str) -> Collection:
         return replace(self, calls=tuple(saved for saved in self.calls if saved.name != name))
 
+    def index_of(self, name: str) -> int:
+        """The position of the call named ``name`` in the run order (KeyError when there is none)."""
+        for index, saved in enumerate(self.calls):
+            if saved.name == name:
+                return index
+        raise KeyError(name)
+
+    def _with_at(self, index: int, saved: SavedCall) -> Collection:
+        calls = list(self.calls)
+        calls[index] = saved
+        return replace(self, calls=tuple(calls))
+
+    def renamed(self, old: str, new: str) -> Collection:
+        """The call ``old`` named ``new`` (stripped), in its place; CollectionError for an empty or taken name."""
+        index = self.index_of(old)
+        name = new.strip()
+        if not name:
+            raise CollectionError("a call needs a non-empty name", call=old, field_name="name")
+        if name != old and any(saved.name == name for saved in self.calls):
+            raise CollectionError(
+                f"another call is named {name!r} already (names are unique in a collection)",
+                call=old,
+                field_name="name",
+            )
+        return self._with_at(index, replace(self.calls[index], name=name))
+
+    def with_request(self, name: str, method: str, params: Mapping[str, Any] | None) -> Collection:
+        """The call ``name`` sending ``method`` with ``params`` instead (see :func:`edited_request`)."""
+        index = self.index_of(name)
+        return self._with_at(index, edited_request(self.calls[index], method, params))
+
+    def copy_name(self, name: str) -> str:
+        """A free name for a copy of ``name``: ``name (copy)``, else ``name (copy 2)``, ``name (copy 3)``..."""
+        names = {saved.name for saved in self.calls}
+        candidate, count = f"{name} (copy)", 2
+        while candidate in names:
+            candidate, count = f"{name} (copy {count})", count + 1
+        return candidate
+
+    def duplicated(self, name: str) -> tuple[Collection, SavedCall]:
+        """This collection with a copy of the call ``name`` (see :meth:`copy_name`) right after it, and the copy."""
+        index = self.index_of(name)
+        copy = replace(self.calls[index], name=self.copy_name(name))
+        calls = list(self.calls)
+        calls.insert(index + 1, copy)
+        return replace(self, calls=tuple(calls)), copy
+
+    def moved(self, name: str, delta: int) -> Collection:
+        """The call ``name`` moved ``delta`` places in the run order (negative: earlier), stopping at either end."""
+        index = self.index_of(name)
+        target = max(0, min(len(self.calls) - 1, index + delta))
+        if target == index:
+            return self
+        calls = list(self.calls)
+        calls.insert(target, calls.pop(index))
+        return replace(self, calls=tuple(calls))
+
     def unique_name(self, wanted: str) -> str:
         """``wanted``, or ``wanted (2)``, ``wanted (3)``... when a call has it already."""
         names = {saved.name for saved in self.calls}
@@ -131,6 +190,55 @@ def call_for(method: str, params: Mapping[str, Any] | None, *, name: str = "") -
     return SavedCall(title, method, params, (outcome("ok"),))
 
 
+def _json_kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return "a string" if isinstance(value, str) else "a list"
+
+
+def parse_params(text: str) -> dict[str, Any] | None:
+    """The params typed for a request: a JSON object, or None for an empty text (a request without params).
+
+    CollectionError (``field_name`` "params") says why not: the parse error with its line and column, or what the
+    value is instead of an object."""
+    if not text.strip():
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CollectionError(
+            f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", field_name="params"
+        ) from None
+    if not isinstance(value, dict):
+        raise CollectionError(
+            f"a JSON object {{...}}, not {_json_kind(value)} (leave it empty for a request without params)",
+            field_name="params",
+        )
+    return value
+
+
+def edited_request(saved: SavedCall, method: str, params: Mapping[str, Any] | None) -> SavedCall:
+    """``saved`` sending ``method`` (stripped) with ``params``, its name, assertions and timeout kept.
+
+    CollectionError when a file could not hold the request (the checks a loaded file passes) or one of the
+    assertions does not apply to the new method (``field_name`` ``assertions[N]``)."""
+    method = method.strip()
+    where = {"call": saved.name}
+    _check_request(method, params, where)
+    for number, assertion in enumerate(saved.assertions):
+        try:
+            assertion_from_json(assertion.to_json(), method)
+        except ValueError as exc:
+            raise CollectionError(
+                f"{exc} (edit or remove this assertion first)", field_name=f"assertions[{number}]", **where
+            ) from None
+    return replace(saved, method=method, params=dict(params) if params is not None else None)
+
+
 def _sorted(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(key): _sorted(value[key]) for key in sorted(value, key=str)}
@@ -157,6 +265,23 @@ def _check_keys(found: Mapping[str, Any], allowed: frozenset[str], **where: Any)
         raise CollectionError(f"unknown field (allowed: {', '.join(sorted(allowed))})", field_name=unknown[0], **where)
 
 
+def _check_request(method: Any, params: Any, where: Mapping[str, Any]) -> str:
+    """The checks a call's method and params pass, in a file and in an edit (CollectionError naming the field);
+    the method."""
+    if not isinstance(method, str) or not method.strip():
+        raise CollectionError("a non-empty string (the request's method)", field_name="method", **where)
+    if params is not None and not isinstance(params, Mapping):
+        raise CollectionError("an object (the request's params) or absent", field_name="params", **where)
+    if method in KNOWN_METHODS:
+        key = "uri" if method == "resources/read" else "name"
+        if not isinstance((params or {}).get(key), str):
+            raise CollectionError(f"{method} needs a string {key!r}", field_name=f"params.{key}", **where)
+        arguments = (params or {}).get("arguments")
+        if arguments is not None and not isinstance(arguments, Mapping):
+            raise CollectionError("an object or absent", field_name="params.arguments", **where)
+    return method
+
+
 def _call_from_json(raw: Any, index: int, source: str, names: set[str]) -> SavedCall:
     label = f"calls[{index}]"
     if not isinstance(raw, Mapping):
@@ -169,19 +294,8 @@ def _call_from_json(raw: Any, index: int, source: str, names: set[str]) -> Saved
         raise CollectionError("two calls have this name (names are unique in a collection)", **where)
     names.add(name)
     _check_keys(raw, _CALL_KEYS, **where)
-    method = raw.get("method")
-    if not isinstance(method, str) or not method.strip():
-        raise CollectionError("a non-empty string (the request's method)", field_name="method", **where)
     params = raw.get("params")
-    if params is not None and not isinstance(params, Mapping):
-        raise CollectionError("an object (the request's params) or absent", field_name="params", **where)
-    if method in KNOWN_METHODS:
-        key = "uri" if method == "resources/read" else "name"
-        if not isinstance((params or {}).get(key), str):
-            raise CollectionError(f"{method} needs a string {key!r}", field_name=f"params.{key}", **where)
-        arguments = (params or {}).get("arguments")
-        if arguments is not None and not isinstance(arguments, Mapping):
-            raise CollectionError("an object or absent", field_name="params.arguments", **where)
+    method = _check_request(raw.get("method"), params, where)
     timeout = raw.get("timeout_ms")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int) or timeout < 1):
         raise CollectionError("a positive whole number of milliseconds", field_name="timeout_ms", **where)

@@ -3,13 +3,14 @@ selected call's assertions (with each one's last result and actual value)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QColor
 
 from inspector.regression.assertions import Assertion, AssertionResult, short_json
-from inspector.regression.collection import Collection, SavedCall
+from inspector.regression.collection import Collection, CollectionError, SavedCall
 from inspector.regression.runner import CallReport
 from inspector.ui.widgets.column_table import ColumnTableModel
 from inspector.ui.widgets.style import tones
@@ -27,14 +28,24 @@ def _verdict_colour(passed: bool) -> QColor:
 
 
 class CallsModel(ColumnTableModel):
-    """One row per saved call: Name, Request, Checks, Result (PASS / FAIL / ERROR and the failing assertion)."""
+    """One row per saved call: Name, Request, Checks, Result (PASS / FAIL / ERROR and the failing assertion).
+
+    The Name is edited in place (``rename``): a clash or an empty name is refused (``renameRefused``), the last
+    run's report moves with the call."""
 
     HEADERS = ("Name", "Request", "Checks", "Result")
+
+    renamed = Signal(str, str)
+    """A call was renamed: its old and new name."""
+    renameRefused = Signal(str, str)
+    """A rename was refused: the call's (kept) name and the reason."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.collection = Collection("Untitled")
         self.reports: dict[str, CallReport] = {}
+        self.editable = True
+        """Whether names can be edited (the panel turns it off while a run uses the calls)."""
 
     def set_collection(self, collection: Collection, *, keep_reports: bool = False) -> None:
         self.beginResetModel()
@@ -68,6 +79,39 @@ class CallsModel(ColumnTableModel):
             self.reports = {}
             self.endResetModel()
 
+    def rename(self, old: str, new: str) -> bool:
+        """Rename the call ``old`` in its row (no reset: the selection stays on it); False when refused."""
+        try:
+            collection = self.collection.renamed(old, new)
+        except CollectionError as exc:
+            self.renameRefused.emit(old, exc.problem)
+            return False
+        except KeyError:
+            return False
+        row = self.collection.index_of(old)
+        saved = collection.calls[row]
+        if saved.name == old:
+            return True
+        self.collection = collection
+        report = self.reports.pop(old, None)
+        if report is not None:
+            self.reports[saved.name] = replace(report, call=replace(report.call, name=saved.name))
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.HEADERS) - 1))
+        self.renamed.emit(old, saved.name)
+        return True
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and index.column() == 0 and self.editable:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def setData(self, index: _Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid() or index.column() != 0 or not self.editable:
+            return False
+        saved = self.call_at(index.row())
+        return saved is not None and self.rename(saved.name, str(value))
+
     def row_count(self) -> int:
         return len(self.collection.calls)
 
@@ -94,6 +138,8 @@ class CallsModel(ColumnTableModel):
                 return str(len(saved.assertions) or 1)
             if column == 3:
                 return self._result_text(report)
+        if role == Qt.ItemDataRole.EditRole and column == 0:
+            return saved.name
         if role == Qt.ItemDataRole.ForegroundRole and column == 3 and report is not None:
             return _verdict_colour(report.passed)
         if role == Qt.ItemDataRole.UserRole:

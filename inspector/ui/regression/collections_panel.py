@@ -8,6 +8,12 @@ outcome below them. "Run" runs the selected call, "Run all" every call, against 
 every report is shown as it comes. Open / Save / Save As read and write the collection file
 (``inspector.regression.collection``). ``add_call(method, params)`` is what "Save to collection" on the Tools,
 Prompts and Resources pages and the log's request rows end in (wired in ``ConnectionTab._wire``).
+
+The calls themselves are edited too: renamed in place (F2, a double-click on the name, "Rename…"; a clash or an
+empty name is refused in the status line, the last run's result moves with the call), their request changed
+("Edit request…", ``RequestDialog``), duplicated, and moved up / down in the run order (Ctrl+Up / Ctrl+Down in
+the table). New and Open ask first (Save / Discard / Cancel, ``unsaved_box``) while there are unsaved changes;
+the title shows "•" then.
 """
 
 from __future__ import annotations
@@ -15,21 +21,26 @@ from __future__ import annotations
 import asyncio
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -49,6 +60,7 @@ from inspector.regression.runner import CallReport, run_collection
 from inspector.ui.connection.controller import ConnectionController, live_connection
 from inspector.ui.regression.collections_assertion_dialog import AssertionDialog
 from inspector.ui.regression.collections_model import AssertionsModel, CallsModel
+from inspector.ui.regression.collections_request_dialog import RequestDialog
 
 __all__ = ["CollectionsPanel"]
 
@@ -72,8 +84,50 @@ def _column(
     return column, layout
 
 
-def _table(model: Any, parent: QWidget) -> QTableView:
-    view = QTableView(parent)
+class _CallsTable(QTableView):
+    """The calls table: Ctrl+Up / Ctrl+Down move the selected call (``moveRequested(delta)``), F2 edits its name
+    whichever cell is current."""
+
+    moveRequested = Signal(int)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key, modifiers = event.key(), event.modifiers()
+        if modifiers == Qt.KeyboardModifier.ControlModifier and key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.moveRequested.emit(-1 if key == Qt.Key.Key_Up else 1)
+            event.accept()
+            return
+        current = self.currentIndex()
+        if key == Qt.Key.Key_F2 and modifiers == Qt.KeyboardModifier.NoModifier and current.isValid():
+            self.edit(current.siblingAtColumn(0))
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+
+class _NameDelegate(QStyledItemDelegate):
+    """The in-place editor of a call's name, named for assistive technology."""
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
+        editor = super().createEditor(parent, option, index)
+        editor.setAccessibleName("New name of the call")
+        editor.setToolTip("Enter renames the call (names are unique in the collection); Escape keeps the name")
+        return editor
+
+
+def _button(parent: QWidget, text: str, tip: str, accessible: str) -> QPushButton:
+    button = QPushButton(text, parent)
+    button.setToolTip(tip)
+    button.setAccessibleName(accessible)
+    return button
+
+
+_View = TypeVar("_View", bound=QTableView)
+
+
+def _table(model: QAbstractItemModel, parent: QWidget, kind: type[_View]) -> _View:
+    view = kind(parent)
     view.setTabKeyNavigation(False)  # Tab leaves the table; the arrows move in it
     view.setModel(model)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -100,6 +154,9 @@ class CollectionsPanel(QWidget):
         self.path: Path | None = None
         self.dirty = False
         self._task: asyncio.Task[None] | None = None
+        self.unsaved_box: QMessageBox | None = None
+        """The open "unsaved changes" question of New / Open (None when none is asked)."""
+        self.request_box: RequestDialog | None = None
 
         self.title_label = QLabel(self)
         self.new_button = QPushButton("New", self)
@@ -122,13 +179,39 @@ class CollectionsPanel(QWidget):
         top.addWidget(self.run_all_button)
 
         self.calls_model = CallsModel(self)
-        self.calls_view = _table(self.calls_model, self)
+        self.calls_view = _table(self.calls_model, self, _CallsTable)
         self.calls_view.setAccessibleName("Calls of the collection")
+        self.calls_view.setToolTip("The calls in run order: F2 renames, Ctrl+Up / Ctrl+Down move the selected call")
+        self.calls_view.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.calls_view.setItemDelegateForColumn(0, _NameDelegate(self.calls_view))
         self.remove_call_button = QPushButton("Remove call", self)
-        left, _ = _column(self, "Calls", self.calls_view, 1, (self.remove_call_button,))
+        self.rename_button = _button(
+            self, "Rename…", "Rename the selected call in place (F2); names are unique in the collection", "Rename call"
+        )
+        self.edit_request_button = _button(
+            self, "Edit request…", "Edit the selected call's method and params (JSON)", "Edit the call's request"
+        )
+        self.duplicate_button = _button(
+            self, "Duplicate", "Add a copy of the selected call right after it", "Duplicate call"
+        )
+        self.move_up_button = _button(
+            self, "Move up", "Run the selected call one place earlier (Ctrl+Up)", "Move call up"
+        )
+        self.move_down_button = _button(
+            self, "Move down", "Run the selected call one place later (Ctrl+Down)", "Move call down"
+        )
+        edit_row = (self.rename_button, self.edit_request_button, self.duplicate_button)
+        left, left_layout = _column(self, "Calls", self.calls_view, 1, edit_row)
+        order_row = QHBoxLayout()
+        for button in (self.move_up_button, self.move_down_button, self.remove_call_button):
+            order_row.addWidget(button)
+        order_row.addStretch(1)
+        left_layout.addLayout(order_row)
 
         self.assertions_model = AssertionsModel(self)
-        self.assertions_view = _table(self.assertions_model, self)
+        self.assertions_view = _table(self.assertions_model, self, QTableView)
         self.assertions_view.horizontalHeader().resizeSection(0, 280)
         self.assertions_view.horizontalHeader().resizeSection(1, 240)
         self.calls_view.horizontalHeader().resizeSection(0, 180)
@@ -155,13 +238,22 @@ class CollectionsPanel(QWidget):
         layout.addWidget(self.status_label)
         layout.addWidget(self.splitter, 1)
 
-        self.new_button.clicked.connect(self.new_collection)
-        self.open_button.clicked.connect(self.open_dialog)
+        self.new_button.clicked.connect(lambda: self.ask_unsaved(self.new_collection))
+        self.open_button.clicked.connect(lambda: self.ask_unsaved(self.open_dialog))
         self.save_button.clicked.connect(self.save)
         self.save_as_button.clicked.connect(self.save_as_dialog)
         self.run_button.clicked.connect(self.run_selected)
         self.run_all_button.clicked.connect(self.run_all)
         self.remove_call_button.clicked.connect(self.remove_selected_call)
+        self.rename_button.clicked.connect(self.start_rename)
+        self.edit_request_button.clicked.connect(self.request_dialog)
+        self.duplicate_button.clicked.connect(self.duplicate_selected)
+        self.move_up_button.clicked.connect(lambda: self.move_selected(-1))
+        self.move_down_button.clicked.connect(lambda: self.move_selected(1))
+        self.calls_view.moveRequested.connect(self.move_selected)
+        self.calls_view.doubleClicked.connect(self._on_call_double_clicked)
+        self.calls_model.renamed.connect(self._on_renamed)
+        self.calls_model.renameRefused.connect(self._on_rename_refused)
         self.add_assertion_button.clicked.connect(self.add_assertion_dialog)
         self.edit_assertion_button.clicked.connect(self.edit_assertion_dialog)
         self.remove_assertion_button.clicked.connect(self.remove_selected_assertion)
@@ -253,6 +345,116 @@ class CollectionsPanel(QWidget):
         saved = self.selected_call()
         if saved is not None:
             self._set(self.collection.without_call(saved.name), dirty=True)
+
+    # -- editing the calls ---------------------------------------------------------------------------------
+
+    def rename_call(self, old: str, new: str) -> bool:
+        """Rename a call (refused in the status line for an empty or taken name; not while a run uses the calls)."""
+        return not self.running and self.calls_model.rename(old, new)
+
+    def start_rename(self) -> None:
+        """Edit the selected call's name in place (what "Rename…" and F2 do)."""
+        index = self.calls_view.selectionModel().currentIndex()
+        if index.isValid() and not self.running:
+            self.calls_view.setFocus()
+            self.calls_view.edit(index.siblingAtColumn(0))
+
+    def _on_renamed(self, old: str, new: str) -> None:
+        self.dirty = True
+        self.status_label.setText(f"Renamed {old!r} to {new!r} (not written to a file yet)")
+        self._show_selected()
+
+    def _on_rename_refused(self, old: str, reason: str) -> None:
+        self.status_label.setText(f"Cannot rename {old!r}: {reason}; the name stays {old!r}")
+
+    def _on_call_double_clicked(self, index: QModelIndex) -> None:
+        if index.column() == 1:  # the Request column: edit the request (the Name column edits in place)
+            self.request_dialog()
+
+    def set_request(self, name: str, method: str, params: Mapping[str, Any] | None) -> bool:
+        """Change the request of the call ``name`` (its last result is dropped); False with the reason if refused."""
+        if self.running:
+            return False
+        try:
+            collection = self.collection.with_request(name, method, params)
+        except (CollectionError, KeyError) as exc:
+            self.status_label.setText(f"Cannot change the request of {name!r}: {exc}")
+            return False
+        self.calls_model.reports.pop(name, None)
+        self._set(collection, dirty=True, select=name)
+        self.status_label.setText(f"Changed the request of {name!r} (not written to a file yet)")
+        return True
+
+    def request_dialog(self) -> RequestDialog | None:
+        """The request editor of the selected call, opened window-modal; a valid Apply changes the call."""
+        saved = self.selected_call()
+        if saved is None or self.running:
+            return None
+        dialog = RequestDialog(saved, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def apply() -> None:
+            made = dialog.call()
+            if made is not None:
+                self.set_request(saved.name, made.method, made.params)
+
+        dialog.accepted.connect(apply)
+        dialog.finished.connect(lambda _result: setattr(self, "request_box", None))
+        self.request_box = dialog
+        dialog.open()
+        return dialog
+
+    def duplicate_selected(self) -> SavedCall | None:
+        saved = self.selected_call()
+        if saved is None or self.running:
+            return None
+        collection, copy = self.collection.duplicated(saved.name)
+        self._set(collection, dirty=True, select=copy.name)
+        self.status_label.setText(f"Added {copy.name!r}, a copy of {saved.name!r} (not written to a file yet)")
+        return copy
+
+    def move_selected(self, delta: int) -> bool:
+        """Move the selected call ``delta`` places in the run order; False at either end (or while running)."""
+        saved = self.selected_call()
+        if saved is None or self.running:
+            return False
+        moved = self.collection.moved(saved.name, delta)
+        if moved == self.collection:
+            return False
+        self._set(moved, dirty=True, select=saved.name)
+        return True
+
+    def ask_unsaved(self, then: Callable[[], object]) -> QMessageBox | None:
+        """Run ``then`` (New, Open…) now, or, with unsaved changes, after asking: Save (then ``then`` if it was
+        saved), Discard, Cancel (nothing happens). The question is non-blocking, kept in ``unsaved_box``."""
+        if not self.dirty:
+            then()
+            return None
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Unsaved changes",
+            f"The collection {self.collection.name!r} has unsaved changes. Save them first?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        box.setEscapeButton(QMessageBox.StandardButton.Cancel)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(button: QAbstractButton) -> None:
+            choice = box.standardButton(button)
+            if choice == QMessageBox.StandardButton.Save:
+                self.save()
+                if not self.dirty:
+                    then()
+            elif choice == QMessageBox.StandardButton.Discard:
+                then()
+
+        box.buttonClicked.connect(answered)
+        box.finished.connect(lambda _result: setattr(self, "unsaved_box", None))
+        self.unsaved_box = box
+        box.open()
+        return box
 
     # -- selection -----------------------------------------------------------------------------------------
 
@@ -396,13 +598,21 @@ class CollectionsPanel(QWidget):
         name = self.collection.name or "Untitled"
         where = f" — {self.path}" if self.path is not None else ""
         unsaved = " (unsaved changes)" if self.dirty else ""
-        self.title_label.setText(f"<b>{html.escape(name)}</b>{unsaved}{html.escape(where)}")
+        marker = "• " if self.dirty else ""
+        self.title_label.setText(f"<b>{marker}{html.escape(name)}</b>{unsaved}{html.escape(where)}")
         self.title_label.setTextFormat(Qt.TextFormat.RichText)
         has_call = self.selected_call() is not None
         idle = not self.running
         self.run_button.setEnabled(has_call and idle)
         self.run_all_button.setEnabled(bool(self.collection.calls) and idle)
         self.remove_call_button.setEnabled(has_call and idle)
+        self.calls_model.editable = idle
+        for button in (self.rename_button, self.edit_request_button, self.duplicate_button):
+            button.setEnabled(has_call and idle)
+        index = self.calls_view.selectionModel().currentIndex()
+        row = index.row() if has_call else -1
+        self.move_up_button.setEnabled(has_call and idle and row > 0)
+        self.move_down_button.setEnabled(has_call and idle and 0 <= row < len(self.collection.calls) - 1)
         self.add_assertion_button.setEnabled(has_call)
         has_assertion = self.selected_assertion_row() is not None and has_call
         self.edit_assertion_button.setEnabled(has_assertion)
