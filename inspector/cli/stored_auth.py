@@ -286,14 +286,14 @@ def _wait_command(opts: CliOptions, url: str) -> str:
 
 def _login(url: str, transport: str, profiles: list[Profile]) -> tuple[str, list[str], dict[str, Any] | None]:
     """(the command that opens the window, the steps to log in there, the profile it uses)."""
-    if not profiles:
+    if not profiles:  # the window opens the URL as an unsaved profile (OAuth when the server asks)
+        argv = ["mcp-inspect", url] + (["--transport", "sse"] if transport == "sse" else [])
         return (
-            "mcp-inspect",
+            shlex.join(argv),
             [
-                "Run the command to open the window.",
-                f"Add a connection profile: transport {'SSE' if transport == 'sse' else 'Streamable HTTP'}, "
-                f"URL {url}, authorization OAuth.",
-                "Connect: the browser opens for the login; the token is stored in the keyring.",
+                f"Run the command: the window opens a tab connected to {url} (an unsaved profile, OAuth on).",
+                "Log in when the browser opens; the token is stored in the keyring.",
+                "To keep the server as a profile: Connection > Save as profile…",
             ],
             None,
         )

@@ -181,7 +181,8 @@ def test_print_handoff_keeps_the_official_keys(tmp_path: Path, store: SharedStor
         mine["waitCommand"]
         == "mcp-inspect --cli --server-url http://127.0.0.1:9/sse --wait-for-auth 600 --method tools/list"
     )
-    assert mine["loginCommand"] == "mcp-inspect" and mine["tokenStored"] is False
+    assert mine["loginCommand"] == "mcp-inspect http://127.0.0.1:9/sse --transport sse"
+    assert mine["tokenStored"] is False
 
 
 # ------------------------------------------------------------------------------------------ connecting

@@ -143,11 +143,22 @@ def test_print_handoff_without_a_profile(config: Path, capsys: pytest.CaptureFix
     assert handoff["serverUrl"] == URL
     for key in ("deepLink", "portForwardCmd", "oauthStatePath", "apiToken", "profile"):
         assert handoff[key] is None, key
-    assert handoff["loginCommand"] == "mcp-inspect" and URL in " ".join(handoff["loginSteps"])
+    assert shlex.split(handoff["loginCommand"]) == ["mcp-inspect", URL]  # the window opens the URL itself
+    assert URL in " ".join(handoff["loginSteps"])
     assert shlex.split(handoff["waitCommand"]) == [
         "mcp-inspect", "--cli", "--server-url", URL, "--wait-for-auth", "600", "--method", "ping",
     ]  # fmt: skip
     assert handoff["tokenStored"] is False and handoff["transport"] == "http"
+
+
+def test_print_handoff_login_command_opens_the_url_shell_quoted(
+    config: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "http://127.0.0.1:9/sse?team=a&b=c"
+    print_handoff(CliOptions(print_handoff=True, url=url))
+    handoff = json.loads(capsys.readouterr().out)
+    assert handoff["loginCommand"] == "mcp-inspect 'http://127.0.0.1:9/sse?team=a&b=c' --transport sse"
+    assert handoff["profile"] is None
 
 
 def test_print_handoff_names_the_profile_that_logs_in(

@@ -196,6 +196,14 @@ class ProfilesPanel(QWidget):
     def new_profile(self) -> ProfileDialog:
         return self._open_dialog(None)
 
+    def new_profile_from(self, draft: Profile) -> ProfileDialog:
+        """The "New profile" editor prefilled with ``draft`` (e.g. a tab opened from the command line); Save
+        creates it (its secrets go to the keyring)."""
+        dialog = self._open_dialog(draft)
+        dialog.editing = False
+        dialog.setWindowTitle("Save as profile")
+        return dialog
+
     def edit_selected(self) -> ProfileDialog | None:
         profile_id = self.selected_id()
         if profile_id is None:

@@ -1,4 +1,6 @@
-"""``mcp-inspect [--demo | PROFILE]``: the desktop window.
+"""``mcp-inspect [--demo | PROFILE | URL | -- COMMAND ARGS... | --config FILE --server NAME]``: the window.
+
+The target's forms and how a positional is read: :mod:`inspector.cli.window_target`.
 
 One QApplication, one qasync event loop for the whole app. Before Qt is touched, a start without a
 display ends with one clear line (Qt would otherwise abort with its own platform-plugin message).
@@ -17,8 +19,9 @@ import threading
 from collections.abc import Awaitable, Mapping
 from typing import Any, Final, TypeVar
 
+from inspector.cli.window_target import TargetError, has_scheme, resolve_target, split_target
 from inspector.store.paths import storage_problems
-from inspector.store.profiles import ProfileStore
+from inspector.store.profiles import Profile, ProfileStore
 
 __all__ = [
     "NO_DISPLAY_MESSAGE",
@@ -63,13 +66,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    """The window's options, and its target's tokens as ``target`` (with ``after_dashes``: they followed ``--``).
+
+    What the target is (a saved profile, a URL, a command) is decided by
+    :func:`inspector.cli.window_target.resolve_target`, which needs the saved profiles.
+    """
     parser = _Parser(
         prog="mcp-inspect",
+        usage="%(prog)s [-h] [--version] [--demo | --smoke-test]\n"
+        "       %(prog)s PROFILE\n"
+        "       %(prog)s URL [--transport {http,sse}] [--header 'Name: value' ...]\n"
+        "       %(prog)s [-e KEY=VALUE ...] -- COMMAND [ARGS...]\n"
+        "       %(prog)s [-e KEY=VALUE ...] COMMAND [ARGS...]\n"
+        "       %(prog)s --config FILE [--server NAME]",
         description="MCP Inspector Desktop. Without arguments it opens the window; "
-        "`mcp-inspect --cli ...` is the headless command line (see `mcp-inspect --cli --help`).",
+        "`mcp-inspect --cli ...` is the headless command line (see `mcp-inspect --cli --help`). "
+        "Given a server, the window opens a tab connected to it. A first positional TARGET is, in this order: "
+        "a saved profile (id or name), an http(s):// URL, or a command found on PATH, whose arguments are the "
+        "words after it (put mcp-inspect's options before it). Everything after -- is a command. A URL or a "
+        "command opens as an unsaved profile: Connection > Save as profile... keeps it (secrets in the keyring).",
+        allow_abbrev=False,
     )
     parser.add_argument("--demo", action="store_true", help="open the window and connect to the bundled demo server")
-    parser.add_argument("profile", nargs="?", help="a saved profile (name or id) to connect to")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument(
         "--smoke-test",
@@ -77,11 +95,39 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help="open the window, connect to the bundled demo server, wait for its tool list, print one line and "
         "exit (0: it worked): a check of an installed or packaged app",
     )
-    args = parser.parse_args(argv)
-    if args.demo and args.profile:
-        parser.error("give either --demo or a profile, not both")
-    if args.smoke_test and args.profile:
-        parser.error("--smoke-test connects to the demo server, not to a profile")
+    parser.add_argument(
+        "--transport",
+        choices=("http", "sse"),
+        help="for a URL: http (Streamable HTTP, falling back to SSE as profiles do; the default) or sse",
+    )
+    parser.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="for a URL: a header sent with every request (repeatable; kept in memory unless saved)",
+    )
+    parser.add_argument(
+        "-e",
+        "--env",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="for a command: an environment variable (repeatable; kept in memory unless saved)",
+    )
+    parser.add_argument("--config", metavar="FILE", help="an mcpServers JSON file (Claude Desktop, Cursor, VS Code)")
+    parser.add_argument("--server", metavar="NAME", help="the entry of --config to open (optional with one entry)")
+    head, target, after_dashes = split_target(argv)
+    if not after_dashes and target and has_scheme(target[0]):  # a URL: options may follow it
+        more, rest, _ = split_target(target[1:])
+        head, target = head + more, target[:1] + rest
+    args = parser.parse_args(head)
+    args.target, args.after_dashes = target, after_dashes
+    has_target = bool(target) or after_dashes or bool(args.config)
+    if args.demo and has_target:
+        parser.error("give either --demo or a server to open, not both")
+    if args.smoke_test and has_target:
+        parser.error("--smoke-test connects to the demo server, not to a profile or a server of yours")
     return args
 
 
@@ -104,15 +150,20 @@ def main(argv: list[str] | None = None) -> int:
     for problem in storage_problems():  # unwritable config / data dirs: say once what is kept in memory only
         sys.stderr.write(f"mcp-inspect: {problem}\n")
     store = ProfileStore()
-    profile_id: str | None = None
-    if args.profile:
-        found = store.find(args.profile)
-        if found is None:
-            names = ", ".join(p.name for p in store.list_profiles()) or "none saved yet"
-            sys.stderr.write(f"mcp-inspect: no saved profile named {args.profile!r} (profiles: {names})\n")
-            return USAGE_EXIT
-        profile_id = found.id
-    return _run_window(store, demo=args.demo, profile_id=profile_id, smoke=args.smoke_test)
+    try:
+        target = resolve_target(args, store)
+    except TargetError as exc:
+        sys.stderr.write(f"mcp-inspect: {exc}\n")
+        return USAGE_EXIT
+    for warning in target.warnings if target is not None else []:
+        sys.stderr.write(f"mcp-inspect: {warning}\n")
+    return _run_window(
+        store,
+        demo=args.demo,
+        profile_id=target.profile_id if target is not None else None,
+        smoke=args.smoke_test,
+        unsaved=target.profile if target is not None else None,
+    )
 
 
 def new_event_loop(app: object, *, already_running: bool = False) -> asyncio.AbstractEventLoop:
@@ -215,7 +266,14 @@ def share_the_gil() -> None:
     sys.setswitchinterval(GUI_SWITCH_INTERVAL)
 
 
-def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None, smoke: bool = False) -> int:
+def _run_window(
+    store: ProfileStore,
+    *,
+    demo: bool,
+    profile_id: str | None,
+    smoke: bool = False,
+    unsaved: Profile | None = None,
+) -> int:
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -246,6 +304,8 @@ def _run_window(store: ProfileStore, *, demo: bool, profile_id: str | None, smok
         window.connect_demo()
     elif profile_id is not None:
         window.connect_profile(profile_id)
+    elif unsaved is not None:  # a URL or command from the command line: a tab of its own, saved only if asked
+        window.connect_unsaved(unsaved)
 
     quitting = asyncio.Event()
     if not smoke:

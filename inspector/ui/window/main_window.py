@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from functools import partial
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QPaintEvent
@@ -30,11 +29,13 @@ from inspector import __version__
 from inspector.content.plural import plural
 from inspector.store.paths import describe_os_error, storage_problems
 from inspector.store.profiles import Profile, ProfileStore
+from inspector.store.profiles.model import new_id
 from inspector.store.profiles.redaction import secret_redactor
 from inspector.store.profiles.sections import Root
 from inspector.store.recording import Recording, RecordingError
 from inspector.ui.connection.controller import ConnectionController, ConnectionState
 from inspector.ui.log import RecordingWindow, open_recording_dialog
+from inspector.ui.profiles.dialog import ProfileDialog
 from inspector.ui.profiles.import_dialog import ImportDialog
 from inspector.ui.profiles.panel import ProfilesPanel
 from inspector.ui.profiles.paste_dialog import PasteDialog
@@ -99,6 +100,8 @@ class MainWindow(QMainWindow):
         self.view_menu = ViewMenu(self, self.settings)  # the saved theme and font size, before any widget is made
         self._recording_factory = recording_factory
         self._closing: set[asyncio.Task[None]] = set()
+        self._unsaved: dict[str, Profile] = {}
+        """Profiles of tabs opened from the command line (``connect_unsaved``), by id, until they are saved."""
         self._dialogs: list[QWidget] = []
         self.last_error: str | None = None
         self.quit_box: QMessageBox | None = None
@@ -172,6 +175,8 @@ class MainWindow(QMainWindow):
         self.reconnect_action = self._action("&Reconnect", "Ctrl+R")
         self.disconnect_action = self._action("&Disconnect", "Ctrl+Shift+D")
         self.close_tab_action = self._action("Close &tab", QKeySequence(key.Close))
+        self.save_as_profile_action = self._action("Save as &profile…")
+        self.save_as_profile_action.setToolTip("Keep this tab's server (opened from the command line) as a profile")
         self.compare_action = self._action("Compare &with…")
         self.save_snapshot_action = self._action("Save &snapshot…")
         self.about_action = self._action("&About MCP Inspector")
@@ -186,7 +191,7 @@ class MainWindow(QMainWindow):
         conn_menu = bar.addMenu("&Connection")
         for item in (self.connect_action, self.demo_action, self.demo_http_action, None, self.reconnect_action,
                      self.disconnect_action, None, self.compare_action, self.save_snapshot_action, None,
-                     self.close_tab_action):  # fmt: skip
+                     self.save_as_profile_action, self.close_tab_action):  # fmt: skip
             conn_menu.addSeparator() if item is None else conn_menu.addAction(item)
         bar.addMenu(self.view_menu.menu)
         help_menu = bar.addMenu("&Help")
@@ -222,6 +227,7 @@ class MainWindow(QMainWindow):
         self.reconnect_action.triggered.connect(lambda: self._with_current(ConnectionTab.reconnect))
         self.disconnect_action.triggered.connect(lambda: self._with_current(lambda t: t.controller.stop()))
         self.close_tab_action.triggered.connect(lambda: self.close_tab(self.tabs.currentIndex()))
+        self.save_as_profile_action.triggered.connect(self.save_current_as_profile)
         self.compare = CompareHookup(self, self.current_tab, self.connection_tabs, self.show_error)
         self.compare_action.triggered.connect(self.compare.ask_compare)
         self.save_snapshot_action.triggered.connect(self.compare.ask_save_snapshot)
@@ -232,7 +238,7 @@ class MainWindow(QMainWindow):
         self.firstPainted.connect(self._offer_tour)
 
     def _connect_tab_signals(self, tab: ConnectionTab) -> None:
-        tab.roots_panel.rootsEdited.connect(partial(self.save_roots, tab.profile_id))
+        tab.roots_panel.rootsEdited.connect(lambda roots: self.save_roots(tab.profile_id, roots))  # id: once saved
         tab.stateChanged.connect(lambda _state: self._on_tab_state(tab))
         tab.log.replayRequested.connect(self.open_replay)
 
@@ -299,6 +305,45 @@ class MainWindow(QMainWindow):
     def connect_demo(self) -> ConnectionTab | None:
         return self.connect_profile(demo_profile().id)
 
+    def connect_unsaved(self, profile: Profile) -> ConnectionTab | None:
+        """Open a tab on a profile that is not saved (a server given on the command line) and connect it.
+
+        The profile (secrets included) stays in memory; ``save_current_as_profile`` saves it."""
+        self._unsaved[profile.id] = profile.copy()
+        tab = self.connect_profile(profile.id)
+        if tab is None:
+            self._unsaved.pop(profile.id, None)
+        else:
+            self.statusBar().showMessage(f"{tab.title} is not saved: Connection > Save as profile… keeps it", 10000)
+        return tab
+
+    def is_unsaved_tab(self, tab: ConnectionTab) -> bool:
+        return tab.profile_id in self._unsaved
+
+    def save_current_as_profile(self) -> ProfileDialog | None:
+        """The profile editor, prefilled with the current unsaved tab's settings; on Save the tab becomes the new
+        profile's (its secrets go to the keyring, as any profile's)."""
+        tab = self.current_tab()
+        profile = self._unsaved.get(tab.profile_id) if tab is not None else None
+        if tab is None or profile is None:
+            return None
+        draft = profile.copy()
+        draft.id = new_id()
+        dialog = self.profiles.new_profile_from(draft)
+        dialog.accepted.connect(lambda: self._adopt(tab, draft.id))
+        return dialog
+
+    def _adopt(self, tab: ConnectionTab, profile_id: str) -> None:
+        """The unsaved tab's profile was saved as ``profile_id``: the tab is that profile's from now on."""
+        if profile_id not in self.store or tab not in self.connection_tabs():
+            return
+        self._unsaved.pop(tab.profile_id, None)
+        tab.profile_id = profile_id
+        tab.roots_panel.set_saved(True)
+        self.refresh_tab(profile_id)
+        self._follow_current_tab()
+        self._update_status()
+
     def connect_demo_http(self) -> ConnectionTab | None:
         """The demo server over Streamable HTTP (its process starts with the connection, stops with it)."""
         return self.connect_profile(DEMO_HTTP_PROFILE_ID)
@@ -307,7 +352,12 @@ class MainWindow(QMainWindow):
         """The profile's tab, created (not connected) when there is none; None when it cannot be used."""
         tab = self.tab_for(profile_id)
         if tab is None:
-            profile = builtin_profile(profile_id) if is_demo(profile_id) else self._saved_profile(profile_id)
+            if is_demo(profile_id):
+                profile = builtin_profile(profile_id)
+            elif profile_id in self._unsaved:
+                profile = self._unsaved[profile_id].copy()
+            else:
+                profile = self._saved_profile(profile_id)
             if profile is None:
                 return None
             try:
@@ -318,7 +368,7 @@ class MainWindow(QMainWindow):
             factory = self._recording_factory or _recorder_for(profile)
             controller = ConnectionController(settings, recording_factory=factory, parent=self)
             tab = ConnectionTab(profile.id, controller)
-            tab.roots_panel.set_saved(not is_demo(profile.id))
+            tab.roots_panel.set_saved(not is_demo(profile.id) and profile.id not in self._unsaved)
             tab.restore_layout(self.settings)
             self._connect_tab_signals(tab)
             self.tabs.addTab(tab, state_icon(controller.state), profile.name)
@@ -367,6 +417,7 @@ class MainWindow(QMainWindow):
             return
         widget.save_layout(self.settings)
         self._discard_tab(widget)
+        self._unsaved.pop(widget.profile_id, None)
 
     def _discard_tab(self, widget: ConnectionTab) -> None:
         """Remove the tab and close its connection and recording in the background."""
@@ -415,6 +466,7 @@ class MainWindow(QMainWindow):
         self.disconnect_action.setEnabled(live)
         self.reconnect_action.setEnabled(tab is not None)
         self.close_tab_action.setEnabled(tab is not None)
+        self.save_as_profile_action.setEnabled(tab is not None and tab.profile_id in self._unsaved)
         connected = tab is not None and tab.controller.state is ConnectionState.CONNECTED
         self.compare_action.setEnabled(connected)
         self.save_snapshot_action.setEnabled(connected)
@@ -551,7 +603,7 @@ class MainWindow(QMainWindow):
         tab = self.current_tab()
         if tab is not None:
             tab.save_layout(self.settings)
-        s.open_tabs = [t.profile_id for t in self.connection_tabs()]
+        s.open_tabs = [t.profile_id for t in self.connection_tabs() if t.profile_id not in self._unsaved]
         s.current_tab = self.tabs.currentIndex()
         s.last_profile = self.profiles.selected_id()
         self.settings_problem = s.sync()  # (unwritable config dir: said at start-up; the state is just not kept)
