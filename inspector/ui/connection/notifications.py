@@ -29,8 +29,7 @@ from PySide6.QtWidgets import (
 
 from inspector.content.notifications import STANDARD, NotificationEntry, NotificationLog
 from inspector.protocol.events import NotificationReceived
-from inspector.ui.widgets.style import monospace_font
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.theme import follow_font, themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["NotificationModel", "NotificationsView"]
@@ -147,7 +146,7 @@ class NotificationsView(QWidget):
         self.detail = QPlainTextEdit(self)
         self.detail.setAccessibleName("Notification detail")
         self.detail.setReadOnly(True)
-        self.detail.setFont(monospace_font())
+        follow_font(self.detail, "mono")
         self.detail.setPlaceholderText("Select a notification to see its payload")
 
         top = QHBoxLayout()

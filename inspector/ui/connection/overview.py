@@ -34,6 +34,7 @@ from inspector.ui.connection.controller import ConnectionController
 from inspector.ui.connection.era_view import EraSection
 from inspector.ui.widgets.desktop import is_web_url, open_web_url
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import follow_font
 
 __all__ = ["OverviewPanel"]
 
@@ -150,10 +151,7 @@ class OverviewPanel(QWidget):
         self.icon_label = QLabel()
         self.icon_label.setFixedSize(ICON_SIZE, ICON_SIZE)
         self.name_label = QLabel()
-        font = self.name_label.font()
-        font.setPointSizeF(font.pointSizeF() * 1.5)
-        font.setBold(True)
-        self.name_label.setFont(font)
+        follow_font(self.name_label, "server_name")
         self.name_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title_label = QLabel()
         self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

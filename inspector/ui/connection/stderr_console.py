@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QToolButton, QVBoxLayout, QWidget
 
+from inspector.ui.widgets.theme import follow_font
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["FLUSH_MS", "MAX_LINES", "StderrConsole"]
@@ -37,7 +38,7 @@ class StderrConsole(QWidget):
         self.text.setUndoRedoEnabled(False)
         self.text.setMaximumBlockCount(max_lines)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        follow_font(self.text, "mono")
         self.text.setPlaceholderText("The server's stderr output appears here.")
 
         self.count_label = QLabel(self)

@@ -13,7 +13,7 @@ import time
 from typing import Final
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor
+from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -47,6 +47,7 @@ from inspector.ui.log.rounds import RoundsView
 from inspector.ui.log.worker import RecordingWorker
 from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import follow_font
 
 __all__ = ["TEXT_LIMIT", "DetailPane"]
 
@@ -110,7 +111,7 @@ class DetailPane(QWidget):
         self.text.setReadOnly(True)
         self.text.setUndoRedoEnabled(False)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        follow_font(self.text, "mono")
         self.highlighter = LazyHighlighter(self.text)
         self.tree = prepare_tree_view(QTreeView(self))
         self.tree.setAccessibleName("Message as a tree")

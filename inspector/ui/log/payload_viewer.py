@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QFontDatabase, QGuiApplication, QKeySequence, QTextCursor
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QFileDialog,
     QHeaderView,
@@ -30,7 +30,7 @@ from inspector.content.jsonscan import LazyJson, PrettyStream
 from inspector.protocol.sizes import format_size
 from inspector.ui.log.highlight import LazyHighlighter
 from inspector.ui.viewers.json_model import JsonScanDriver, JsonTreeModel
-from inspector.ui.widgets.style import monospace_font
+from inspector.ui.widgets.theme import follow_font
 
 __all__ = ["TEXT_CAP", "PayloadViewer", "prepare_tree_view", "show_tree_model"]
 
@@ -44,7 +44,7 @@ def prepare_tree_view(view: QTreeView) -> QTreeView:
     view.setUniformRowHeights(True)
     view.setAlternatingRowColors(True)
     view.setSelectionBehavior(QTreeView.SelectionBehavior.SelectRows)
-    view.setFont(monospace_font())
+    follow_font(view, "mono")
     return view
 
 
@@ -92,7 +92,7 @@ class PayloadViewer(QMainWindow):
         self.text_view.setReadOnly(True)
         self.text_view.setUndoRedoEnabled(False)
         self.text_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.text_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        follow_font(self.text_view, "mono")
         self.highlighter = LazyHighlighter(self.text_view)
         self.highlighter.set_enabled(self.is_json)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QWidget
 
 from inspector.content.plural import plural
@@ -18,6 +18,7 @@ from inspector.store.secrets import SecretStore
 from inspector.store.snippets import Snippet, parse_snippet
 from inspector.ui.profiles.import_dialog import ImportDialog
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import follow_font
 from inspector.ui.widgets.theme_colours import translucent
 from inspector.ui.widgets.timers import coalescer
 
@@ -49,7 +50,7 @@ class PasteDialog(ImportDialog):
         self.editor = QPlainTextEdit()
         self.editor.setAccessibleName("mcpServers JSON snippet")
         self.editor.setPlaceholderText(_PLACEHOLDER)
-        self.editor.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        follow_font(self.editor, "mono")
         self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.editor.setTabChangesFocus(True)
         self.status_label = QLabel("Paste a snippet above: its servers are listed here.")

@@ -33,6 +33,7 @@ from inspector.protocol.sizes import format_size, parse_size
 from inspector.protocol.versions import EraChoice
 from inspector.store.profiles import EnvVar, Profile, ProfileStore, Root
 from inspector.store.secrets import KEYRING_STORED_HINT
+from inspector.ui.widgets.theme import scaled_font
 
 __all__ = [
     "DESCRIPTION_ROLE",
@@ -195,8 +196,7 @@ class ProfileDelegate(QStyledItemDelegate):
         painter.setPen(opt.palette.color(group, text_role))
         name = QFontMetrics(name_font).elidedText(str(index.data() or ""), Qt.TextElideMode.ElideRight, rect.width())
         painter.drawText(rect.x(), rect.y(), rect.width(), line, Qt.AlignmentFlag.AlignVCenter, name)
-        detail_font = QFont(opt.font)
-        detail_font.setPointSizeF(max(6.0, opt.font.pointSizeF() * 0.9))
+        detail_font = scaled_font("caption", opt.font)
         painter.setFont(detail_font)
         muted = opt.palette.color(group, text_role)
         if not selected:  # two thirds of the way from the background to the text colour

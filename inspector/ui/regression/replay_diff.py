@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
 
 from inspector.protocol.jsonpath import JsonPath
 from inspector.regression.outcome import Outcome, RequestResult
-from inspector.ui.widgets.style import monospace_font, tones
+from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import follow_font
 
 __all__ = ["MARK_COLOURS", "ReplayDiffView", "difference_lines", "pretty_with_lines"]
 
@@ -89,7 +90,7 @@ class _Side(QWidget):
         self.text = QPlainTextEdit(self)
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.text.setFont(monospace_font())
+        follow_font(self.text, "mono")
         layout.addWidget(self.title)
         layout.addWidget(self.text, 1)
         self.marked: list[int] = []

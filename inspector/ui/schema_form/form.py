@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -44,6 +43,7 @@ from inspector.ui.schema_form.access import name_fields
 from inspector.ui.schema_form.base import Editor
 from inspector.ui.schema_form.slot import Slot
 from inspector.ui.schema_form.style import error_label, help_label
+from inspector.ui.widgets.theme import follow_font
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["SchemaForm"]
@@ -79,7 +79,7 @@ class SchemaForm(QWidget):
         self.scroll_area.setWidget(content)
 
         self.raw_edit = QPlainTextEdit(self)
-        self.raw_edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        follow_font(self.raw_edit, "mono")
         self.raw_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.raw_edit.setPlaceholderText("The arguments as JSON")
         self.raw_error_label = error_label(self)

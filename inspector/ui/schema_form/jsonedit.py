@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize
-from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QPlainTextEdit, QVBoxLayout, QWidget
 
 from inspector.schema import MISSING, Node, parse_json_text, to_json_text
 from inspector.ui.schema_form.base import Editor, LocalError
+from inspector.ui.widgets.theme import follow_font
 
 __all__ = ["JsonEditor", "JsonTextEdit"]
 
@@ -20,7 +20,7 @@ class JsonTextEdit(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None, *, min_lines: int = 2, max_lines: int = 10) -> None:
         super().__init__(parent)
         self._min_lines, self._max_lines = min_lines, max_lines
-        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        follow_font(self, "mono")
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setTabChangesFocus(True)
         self.textChanged.connect(self.updateGeometry)

@@ -7,7 +7,7 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPalette, QPen, QPixma
 from PySide6.QtWidgets import QLabel, QLineEdit, QSizePolicy, QWidget
 
 from inspector.schema import Node, constraint_text
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.theme import follow_font, scaled_font, themed_style
 
 __all__ = [
     "WheelGuard",
@@ -25,11 +25,8 @@ SPACING = 6
 
 
 def small_font(widget: QWidget) -> QFont:
-    font = QFont(widget.font())
-    size = font.pointSizeF()
-    if size > 0:
-        font.setPointSizeF(max(7.0, size * 0.9))
-    return font
+    """The help and error text's font: ``widget``'s, a tenth smaller (``theme.FONT_ROLES`` "help")."""
+    return scaled_font("help", widget.font())
 
 
 def help_label(text: str, parent: QWidget | None = None) -> QLabel:
@@ -38,7 +35,7 @@ def help_label(text: str, parent: QWidget | None = None) -> QLabel:
     label.setObjectName("schemaFormHelp")
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setFont(small_font(label))
+    follow_font(label, "help")
     label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
     palette = label.palette()
     # The Active group: a label created inside a disabled (null) field must not come out lighter.
@@ -60,7 +57,7 @@ def error_label(parent: QWidget | None = None) -> QLabel:
     label.setObjectName("schemaFormError")
     label.setWordWrap(True)
     label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setFont(small_font(label))
+    follow_font(label, "help")
     label.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
     palette = label.palette()
     label.setPalette(palette)

@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QRect, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QGuiApplication, QKeyEvent, QShowEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QFrame,
@@ -27,7 +27,7 @@ from inspector.client.handlers import HandlerError, RequestInfo
 from inspector.protocol.mrtr import MAX_INPUT_ROUNDS
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import badge_label
-from inspector.ui.widgets.theme import make_primary, small_font_size, themed_style
+from inspector.ui.widgets.theme import follow_font, make_primary, small_font_size, themed_style
 
 __all__ = [
     "FRAME_ALLOWANCE",
@@ -149,11 +149,7 @@ class RequestDialog(QDialog):
             lambda t: f"QFrame#requestHeader {{ background: {t.card_bg}; border-bottom: 1px solid {t.card_border}; }}",
         )
         self.title_label = QLabel(title, self.header)
-        font = QFont(self.title_label.font())
-        font.setBold(True)
-        if font.pointSizeF() > 0:
-            font.setPointSizeF(font.pointSizeF() * 1.3)
-        self.title_label.setFont(font)
+        follow_font(self.title_label, "request_title")
         self.question_label = QLabel(question, self.header)
         self.question_label.setWordWrap(True)
         self.question_label.setTextFormat(Qt.TextFormat.PlainText)

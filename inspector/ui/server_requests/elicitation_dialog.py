@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from inspector.client.handlers import RequestInfo
@@ -18,7 +17,7 @@ from inspector.ui.schema_form import SchemaForm
 from inspector.ui.server_requests.base import RequestDialog, plain_button, primary_button
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.style import section_label, tones
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.theme import follow_font, themed_style
 
 __all__ = ["ElicitationDialog"]
 
@@ -49,10 +48,7 @@ class ElicitationDialog(RequestDialog):
         self.message_label.setWordWrap(True)
         self.message_label.setTextFormat(Qt.TextFormat.PlainText)
         self.message_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        font = QFont(self.message_label.font())
-        if font.pointSizeF() > 0:
-            font.setPointSizeF(font.pointSizeF() * 1.1)
-        self.message_label.setFont(font)
+        follow_font(self.message_label, "message")
         self.message_label.setStyleSheet(
             f"QLabel#elicitationMessage {{ background: {t.info_bg}; border: 1px solid {t.info_border};"
             f" border-radius: 6px; padding: 10px 12px; color: {t.text}; }}"

@@ -34,8 +34,7 @@ from inspector.content.server_requests import STOP_REASONS, ReplyDraft, ReplyKin
 from inspector.protocol.sizes import format_size
 from inspector.store.canned_replies import CannedReplies, CannedReply
 from inspector.ui.server_requests.canned import CannedPicker
-from inspector.ui.widgets.style import monospace_font
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.theme import follow_font, themed_style
 
 __all__ = ["ReplyEditor"]
 
@@ -97,10 +96,10 @@ class ReplyEditor(QWidget):
         self.tool_combo = QComboBox(self)
         self.tool_combo.addItems(tools)
         self.tool_input_edit = QPlainTextEdit("{}", self)
-        self.tool_input_edit.setFont(monospace_font())
+        follow_font(self.tool_input_edit, "mono")
         self.tool_input_edit.setPlaceholderText('{"argument": "value"}')
         self.tool_id_edit = QLineEdit(ReplyDraft().tool_use_id, self)
-        self.tool_id_edit.setFont(monospace_font())
+        follow_font(self.tool_id_edit, "mono")
         tool_page = QWidget(self)
         tool_form = QFormLayout(tool_page)
         tool_form.setContentsMargins(0, 0, 0, 0)

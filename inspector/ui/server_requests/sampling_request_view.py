@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.content.server_requests import SamplingRequest
-from inspector.ui.widgets.style import badge_label, monospace_font, section_label
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.style import badge_label, section_label
+from inspector.ui.widgets.theme import follow_font, themed_style
 
 __all__ = ["SamplingRequestView"]
 
@@ -119,7 +119,7 @@ class SamplingRequestView(QScrollArea):
         else:
             self.metadata_view = QPlainTextEdit(json.dumps(request.metadata, indent=2, ensure_ascii=False), content)
             self.metadata_view.setReadOnly(True)
-            self.metadata_view.setFont(monospace_font())
+            follow_font(self.metadata_view, "mono")
             lines = self.metadata_view.document().blockCount()
             self.metadata_view.setFixedHeight(min(160, 14 + lines * self.fontMetrics().lineSpacing()))
             column.addWidget(self.metadata_view)
@@ -181,7 +181,7 @@ class SamplingRequestView(QScrollArea):
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(2)
         name = QLabel(str(tool.get("name", "(no name)")), card)
-        name.setFont(monospace_font())
+        follow_font(name, "mono")
         name.setStyleSheet("font-weight: 600;")
         layout.addWidget(name)
         description = tool.get("description")
@@ -194,7 +194,7 @@ class SamplingRequestView(QScrollArea):
         props = schema.get("properties") if isinstance(schema, dict) else None
         if isinstance(props, dict) and props:
             args = QLabel("args: " + ", ".join(str(k) for k in props), card)
-            args.setFont(monospace_font(-1))
+            follow_font(args, "mono_small")
             themed_style(args, lambda t: f"color: {t.muted};")
             args.setWordWrap(True)
             layout.addWidget(args)

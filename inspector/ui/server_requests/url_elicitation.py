@@ -27,8 +27,8 @@ from inspector.protocol.events import NotificationReceived
 from inspector.protocol.jsonrpc import URL_ELICITATION_REQUIRED
 from inspector.ui.server_requests.base import RequestDialog, plain_button, primary_button
 from inspector.ui.widgets.banner import Banner
-from inspector.ui.widgets.style import Tones, badge_label, monospace_font, tone_colors, tones
-from inspector.ui.widgets.theme import small_font_size, themed_style
+from inspector.ui.widgets.style import Tones, badge_label, tone_colors, tones
+from inspector.ui.widgets.theme import follow_font, small_font_size, themed_style
 
 __all__ = [
     "COMPLETE_METHOD",
@@ -110,13 +110,14 @@ class UrlCard(QFrame):
         self.host_label = QLabel(self)
         self.host_label.setTextFormat(Qt.TextFormat.RichText)
         host = html.escape(self.parts.host) if self.parts.host else "(no host)"
-        self.host_label.setText(f"<span style='font-size:15pt; font-weight:700'>{host}</span>")
+        follow_font(self.host_label, "host")
+        self.host_label.setText(f"<span style='font-weight:700'>{host}</span>")
         self.host_label.setToolTip("The site the link leads to: check it before opening")
         self.url_label = QLabel(self)
         self.url_label.setTextFormat(Qt.TextFormat.RichText)
         self.url_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.url_label.setWordWrap(True)
-        self.url_label.setFont(monospace_font())
+        follow_font(self.url_label, "mono")
         self.url_label.setText(
             f"<span style='color:{t.muted}'>{html.escape(self.parts.before_host)}</span>"
             f"<b style='color:{t.text}'>{html.escape(self.parts.host)}</b>"

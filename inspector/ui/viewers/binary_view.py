@@ -12,8 +12,8 @@ from inspector.content.media import sniff_mime_type
 from inspector.protocol.sizes import format_size
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit
 from inspector.ui.widgets.saving import save_payload
-from inspector.ui.widgets.style import hbox, monospace_font
-from inspector.ui.widgets.theme import small_font_size, themed_style
+from inspector.ui.widgets.style import hbox
+from inspector.ui.widgets.theme import follow_font, small_font_size, themed_style
 
 __all__ = ["HexView"]
 
@@ -54,7 +54,7 @@ class HexView(QWidget):
         row.addWidget(self.save_button)
         layout.addLayout(row)
         self.dump = FitPlainTextEdit(self, fit=fit, max_height=max_height)
-        self.dump.setFont(monospace_font())
+        follow_font(self.dump, "mono")
         self.dump.setLineWrapMode(FitPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.dump, 1)
         self.status_label = QLabel(self)

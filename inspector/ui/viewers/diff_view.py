@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from inspector.content.diff import DiffLineKind, TextDiff, diff_texts
 from inspector.ui.viewers.text_widgets import FitPlainTextEdit
-from inspector.ui.widgets.style import hbox, monospace_font, tones
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.style import hbox, tones
+from inspector.ui.widgets.theme import follow_font, themed_style
 
 __all__ = ["DiffView"]
 
@@ -39,7 +39,7 @@ class DiffView(QWidget):
         row.addWidget(self.note_label, 1)
         layout.addLayout(row)
         self.editor = FitPlainTextEdit(self, fit=fit)
-        self.editor.setFont(monospace_font())
+        follow_font(self.editor, "mono")
         self.editor.setLineWrapMode(FitPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.editor, 1)
         self._colors: dict[DiffLineKind, tuple[QColor | None, QColor | None]] = {

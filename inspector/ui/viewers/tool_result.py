@@ -36,7 +36,7 @@ from inspector.ui.viewers.text_view import JsonView, TextMode
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.resources import icon_label, set_label_icon
 from inspector.ui.widgets.style import Tones, badge_label, clear_layout, hbox, section_label
-from inspector.ui.widgets.theme import small_font_size, themed_style
+from inspector.ui.widgets.theme import font_size_css, small_font_size, themed_style
 
 __all__ = ["ResultState", "ToolResultView"]
 
@@ -78,7 +78,7 @@ def _frame_style(t: Tones) -> str:
         f' QFrame#resultHeader[resultState="tool-error"] {{ background: {t.error_bg}; }}'
         f' QFrame#resultHeader[resultState="protocol-error"] {{ background: {t.warning_bg}; }}'
         f' QFrame#resultHeader[resultState="running"] {{ background: {t.info_bg}; }}'
-        f" QLabel#resultTitle {{ font-weight: 700; font-size: 13px; color: {t.text}; }}"
+        f" QLabel#resultTitle {{ font-weight: 700; font-size: {font_size_css('result_title')}; color: {t.text}; }}"
         f' QLabel#resultTitle[resultState="success"] {{ color: {t.ok_fg}; }}'
         f' QLabel#resultTitle[resultState="tool-error"] {{ color: {t.error_fg}; }}'
         f' QLabel#resultTitle[resultState="protocol-error"] {{ color: {t.warning_fg}; }}'

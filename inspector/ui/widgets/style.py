@@ -8,11 +8,11 @@ read a widget's ``tone`` property instead of pixels. Badges and section labels f
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtGui import QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QWidget
 
 from inspector.content.blocks import Badge
-from inspector.ui.widgets.theme import current_font_delta, small_font_size, themed_style
+from inspector.ui.widgets.theme import scaled_font, small_font_size, themed_style
 from inspector.ui.widgets.theme_colours import DARK, LIGHT, Tones
 
 __all__ = [
@@ -54,13 +54,10 @@ def tones(widget: QWidget | None = None) -> Tones:
     return DARK if is_dark(widget) else LIGHT
 
 
-def monospace_font(point_delta: int = 0) -> QFont:
-    """The system's fixed-width font at the chosen font size (View → Font size), ``point_delta`` points off it."""
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    delta = point_delta + current_font_delta()
-    if delta and font.pointSizeF() > 0:
-        font.setPointSizeF(max(font.pointSizeF() + delta, 4.0))
-    return font
+def monospace_font(small: bool = False) -> QFont:
+    """The system's fixed-width font at the chosen font size (View → Font size), a point smaller if ``small``
+    (``theme.FONT_ROLES`` "mono" and "mono_small"). A widget that keeps it uses ``theme.follow_font``."""
+    return scaled_font("mono_small" if small else "mono")
 
 
 def tone_colors(t: Tones, tone: str) -> tuple[str, str, str]:

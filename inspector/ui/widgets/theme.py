@@ -4,7 +4,9 @@ One ``ThemeManager`` per application (``theme_manager()``) applies a theme (``Th
 light, or dark) and a font size (points above or below the platform's) to the whole application, and emits
 ``changed`` afterwards. Widgets whose colours are not the palette's (badges, banners, cards, state dots, the JSON
 tree, the logs) follow it with ``follow_theme(widget, apply)`` or ``themed_style(widget, build)``: called now and on
-every change, as long as the widget lives. The colours themselves are in ``theme_colours`` (nowhere else).
+every change, as long as the widget lives. The colours themselves are in ``theme_colours`` (nowhere else). Fonts
+drawn larger or smaller than the text are ``FONT_ROLES`` entries (nowhere else), scaled with the chosen font size
+(``scaled_font``, ``font_size_css``, ``follow_font``): the same size as the platform's at the default one.
 """
 
 from __future__ import annotations
@@ -13,27 +15,44 @@ import atexit
 import shutil
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
 from PySide6.QtCore import QObject, QPointF, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QGuiApplication,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import QApplication, QPushButton, QStyleFactory, QWidget
 
 from inspector.ui.widgets.theme_colours import DARK, LIGHT, Tones
 
 __all__ = [
     "FONT_DELTA_RANGE",
+    "FONT_ROLES",
+    "FontRole",
     "ThemeManager",
     "ThemeMode",
     "app_palette",
     "app_stylesheet",
     "contrast_ratio",
     "current_font_delta",
+    "follow_font",
     "follow_theme",
+    "font_scale",
+    "font_size_css",
     "make_primary",
     "restore_look",
+    "scaled_font",
     "small_font_size",
     "theme_manager",
     "themed_style",
@@ -99,10 +118,105 @@ def app_palette(t: Tones) -> QPalette:
     return palette
 
 
+@dataclass(frozen=True)
+class FontRole:
+    """An explicitly sized font, as it is at the platform's font size; every size is scaled by ``font_scale()``.
+
+    The size is ``base * factor + offset`` points (at least ``floor``), ``base`` being the application's font (or
+    the system's fixed-width one, ``mono``), or ``pixels`` pixels (style sheets written in px) or ``points``
+    points (fixed sizes in rich text), all at the platform's font size."""
+
+    factor: float = 1.0
+    offset: float = 0.0
+    floor: float = 4.0
+    mono: bool = False
+    bold: bool = False
+    weight: QFont.Weight | None = None
+    pixels: float = 0.0
+    points: float = 0.0
+
+
+FONT_ROLES: Final[dict[str, FontRole]] = {
+    "body": FontRole(),
+    "small": FontRole(offset=-1.5, floor=6.0),  # badges, captions, section labels (small_font_size)
+    "tiny": FontRole(offset=-2.0, floor=6.0),  # the catalog rows' badges
+    "fine": FontRole(offset=-1.0, floor=6.0),  # second lines of list rows
+    "caption": FontRole(factor=0.9, floor=6.0),  # the profiles list's detail line
+    "help": FontRole(factor=0.9, floor=7.0),  # the schema form's help and error text
+    "mono": FontRole(mono=True),  # JSON, logs, raw messages, editors
+    "mono_small": FontRole(mono=True, offset=-1.0),
+    "message": FontRole(factor=1.1),  # an elicitation's message
+    "bubble_title": FontRole(factor=1.1, bold=True),  # the tour's step titles
+    "header": FontRole(factor=1.15, bold=True),  # the connection tab's state line
+    "heading": FontRole(factor=1.25, bold=True),  # a catalog item's title
+    "request_title": FontRole(factor=1.3, bold=True),  # a server request's title
+    "server_name": FontRole(factor=1.5, bold=True),  # the connection overview's server name
+    "detail_title": FontRole(offset=3.0, weight=QFont.Weight.DemiBold),  # a resource's title
+    "figure": FontRole(offset=6.0, weight=QFont.Weight.DemiBold),  # the ping's round-trip time
+    "result_title": FontRole(pixels=13),  # a tool result's title (style sheet)
+    "placeholder": FontRole(pixels=13),  # an empty catalog's placeholder (style sheet)
+    "host": FontRole(points=15),  # the host of a URL elicitation's link (rich text)
+}
+"""Every explicitly sized font of the window, by role: the one table (``scaled_font``, ``font_size_css``)."""
+
+
+def _sizes() -> tuple[float, float]:
+    """(the application's font size, the platform's) in points."""
+    current = QGuiApplication.font().pointSizeF()
+    base = _MANAGER[0].base_point_size if _MANAGER and _MANAGER[0].applied else current
+    return (current, base) if current > 0 and base > 0 else (1.0, 1.0)
+
+
+def font_scale() -> float:
+    """The application's font size over the platform's: 1.0 at the default size (View → Font size → Reset)."""
+    current, base = _sizes()
+    return current / base
+
+
+def _scaled(value: float) -> float:
+    """``value`` (a size at the platform's font size) at the chosen one (exact at the default size)."""
+    current, base = _sizes()
+    return value * current / base
+
+
+def scaled_font(role: str = "body", base: QFont | None = None) -> QFont:
+    """A font of ``role`` (``FONT_ROLES``) at the chosen font size: ``base`` (a font at the current size, the
+    application's by default; the system's fixed-width one for the monospace roles) resized."""
+    spec = FONT_ROLES[role]
+    if spec.mono:
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        size = _scaled(font.pointSizeF())  # the platform's fixed font is not scaled by the application's
+    else:
+        font = QFont(base) if base is not None else QFont(QGuiApplication.font())
+        size = font.pointSizeF()
+    if spec.bold:
+        font.setBold(True)
+    if spec.weight is not None:
+        font.setWeight(spec.weight)
+    if spec.pixels:
+        font.setPixelSize(max(round(_scaled(spec.pixels)), 1))
+    elif spec.points:
+        font.setPointSizeF(_scaled(spec.points))
+    elif size > 0:
+        font.setPointSizeF(max(size * spec.factor + _scaled(spec.offset), _scaled(spec.floor)))
+    return font
+
+
+def font_size_css(role: str) -> str:
+    """The size of ``role`` (``FONT_ROLES``) in style-sheet units (``7.5pt``, ``13px``), at the chosen font size."""
+    spec = FONT_ROLES[role]
+    if spec.pixels:
+        return f"{max(round(_scaled(spec.pixels)), 1)}px"
+    if spec.points:
+        return f"{_scaled(spec.points):.1f}pt"
+    size = scaled_font(role).pointSizeF()
+    return f"{size:.1f}pt" if size > 0 else "8pt"
+
+
 def small_font_size() -> str:
-    """The small text's size (badges, captions, section labels) in style-sheet units: a point under the app's."""
-    size = QGuiApplication.font().pointSizeF()
-    return f"{max(size - 1.5, 6.0):.1f}pt" if size > 0 else "8pt"
+    """The small text's size (badges, captions, section labels) in style-sheet units: a point and a half under the
+    app's at the default size, scaled with it."""
+    return font_size_css("small")
 
 
 def app_stylesheet(t: Tones) -> str:
@@ -438,5 +552,26 @@ def themed_style(widget: QWidget, build: Callable[[Tones], str]) -> None:
     if follower is None:
         follower = _Follower(widget, apply)
         follower.setObjectName(_STYLE_FOLLOWER)
+    else:
+        follower.apply = apply
+
+
+_FONT_FOLLOWER: Final = "followFont"
+
+
+def follow_font(widget: QWidget, role: str, base: Callable[[], QFont] | None = None) -> None:
+    """``widget``'s font: ``scaled_font(role, base())`` now and after every font (or theme) change, while it lives.
+    Calling it again for the same widget replaces the role."""
+
+    def apply(_t: Tones) -> None:
+        widget.setFont(scaled_font(role, base() if base is not None else None))
+
+    apply(LIGHT)
+    if not isinstance(QApplication.instance(), QApplication):
+        return
+    follower = widget.findChild(_Follower, _FONT_FOLLOWER, Qt.FindChildOption.FindDirectChildrenOnly)
+    if follower is None:
+        follower = _Follower(widget, apply)
+        follower.setObjectName(_FONT_FOLLOWER)
     else:
         follower.apply = apply

@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import follow_font
 from inspector.ui.widgets.theme_colours import translucent
 
 __all__ = ["Anchor", "Tour", "TourStep"]
@@ -75,10 +76,7 @@ class Tour(QWidget):
         self.bubble.setForegroundRole(QPalette.ColorRole.ToolTipText)
         self.bubble.setFixedWidth(BUBBLE_WIDTH)
         self.title_label = QLabel()
-        font = self.title_label.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.1)
-        self.title_label.setFont(font)
+        follow_font(self.title_label, "bubble_title")
         self.text_label = QLabel()
         self.text_label.setWordWrap(True)
         self.text_label.setTextFormat(Qt.TextFormat.RichText)

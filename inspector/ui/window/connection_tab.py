@@ -40,7 +40,7 @@ from inspector.ui.regression.collections_panel import CollectionsPanel
 from inspector.ui.server_requests import RequestsIndicator
 from inspector.ui.widgets.mark_label import MarkLabel
 from inspector.ui.widgets.style import tones
-from inspector.ui.widgets.theme import theme_manager, themed_style
+from inspector.ui.widgets.theme import follow_font, theme_manager, themed_style
 from inspector.ui.window.settings import UiSettings
 
 __all__ = ["ConnectionTab", "state_colour", "state_icon"]
@@ -96,10 +96,7 @@ class ConnectionTab(QWidget):
 
         self.state_dot = QLabel()
         self.state_label = QLabel()
-        bold = QFont(self.state_label.font())
-        bold.setBold(True)
-        bold.setPointSizeF(bold.pointSizeF() * 1.15)
-        self.state_label.setFont(bold)
+        follow_font(self.state_label, "header")
         self.detail_label = QLabel()
         self.detail_label.setWordWrap(True)
         self.detail_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

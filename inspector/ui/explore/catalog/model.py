@@ -29,6 +29,7 @@ from inspector.store.history import HistoryEntry
 from inspector.ui.explore.common.icons import entry_icon
 from inspector.ui.widgets.resources import ui_icon, ui_pixmap
 from inspector.ui.widgets.style import Tones, tones
+from inspector.ui.widgets.theme import scaled_font
 
 __all__ = ["ENTRY_ROLE", "NAME_ROLE", "CatalogDelegate", "CatalogModel", "HistoryModel", "RowLayout", "entry_icon"]
 
@@ -183,9 +184,7 @@ class CatalogDelegate(QStyledItemDelegate):
 
     @staticmethod
     def badge_font(base: QFont) -> QFont:
-        small = QFont(base)
-        small.setPointSizeF(max(6.0, base.pointSizeF() - 2))
-        return small
+        return scaled_font("tiny", base)
 
     def row_layout(self, entry: CatalogEntry, rect: QRect, base: QFont) -> RowLayout:
         """Lay out ``entry`` in a row of ``rect`` drawn in ``base`` (used by ``paint``; tests read it)."""
@@ -256,10 +255,9 @@ class CatalogDelegate(QStyledItemDelegate):
 
     @staticmethod
     def name_font(base: QFont) -> QFont:
-        mono = QFont(base)
+        mono = scaled_font("fine", base)
         mono.setFamily("monospace")
         mono.setStyleHint(QFont.StyleHint.Monospace)
-        mono.setPointSizeF(max(6.0, base.pointSizeF() - 1))
         return mono
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:

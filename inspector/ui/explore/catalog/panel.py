@@ -28,7 +28,7 @@ from inspector.ui.explore.common.gating import NOT_CONNECTED, capability_gap, se
 from inspector.ui.explore.common.panel import ExplorePanel
 from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure, failure_line, live_connection
 from inspector.ui.explore.common.support import EntryPage, alive, clock_text
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.theme import font_size_css, themed_style
 from inspector.ui.widgets.timers import coalescer
 
 __all__ = ["MAX_PAGES", "CatalogPanel"]
@@ -65,7 +65,7 @@ class CatalogPanel(ExplorePanel, Generic[P]):
         self.placeholder = QLabel(self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
-        themed_style(self.placeholder, lambda t: f"color: {t.muted}; font-size: 13px;")
+        themed_style(self.placeholder, lambda t: f"color: {t.muted}; font-size: {font_size_css('placeholder')};")
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.placeholder)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)

@@ -7,15 +7,14 @@ import time
 
 import shiboken6
 from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from inspector.content.catalog import CatalogEntry
 from inspector.ui.explore.common.icons import entry_icon
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.markdown import MarkdownLabel
-from inspector.ui.widgets.style import badge_label, monospace_font, tones
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.style import badge_label, tones
+from inspector.ui.widgets.theme import follow_font, themed_style
 
 __all__ = ["EntryHeader", "EntryPage", "alive", "clock_text"]
 
@@ -50,14 +49,11 @@ class EntryHeader(QWidget):
             )
         self.title_label = QLabel(entry.label or "(unnamed)", self)
         self.title_label.setTextFormat(Qt.TextFormat.PlainText)
-        title_font = QFont(self.title_label.font())
-        title_font.setBold(True)
-        title_font.setPointSizeF(title_font.pointSizeF() * 1.25)
-        self.title_label.setFont(title_font)
+        follow_font(self.title_label, "heading")
         self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name_label = QLabel(entry.name, self)
         self.name_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.name_label.setFont(monospace_font())
+        follow_font(self.name_label, "mono")
         themed_style(self.name_label, lambda t: f"color: {t.muted};")
         self.name_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name_label.setVisible(entry.label != entry.name)

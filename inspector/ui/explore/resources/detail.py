@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 from inspector.content.blocks import annotation_badges
@@ -21,8 +20,8 @@ from inspector.ui.explore.resources.template_form import TemplateForm
 from inspector.ui.viewers import ResourceContentsView
 from inspector.ui.widgets.banner import Banner
 from inspector.ui.widgets.markdown import MarkdownLabel
-from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox, monospace_font
-from inspector.ui.widgets.theme import themed_style
+from inspector.ui.widgets.style import badge_label, badge_row, clear_layout, hbox
+from inspector.ui.widgets.theme import follow_font, themed_style
 
 __all__ = ["ResourceDetail", "ResourceHeader"]
 
@@ -39,14 +38,10 @@ class ResourceHeader(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
         self.title_label = QLabel(self)
-        font = QFont(self.title_label.font())
-        if font.pointSizeF() > 0:
-            font.setPointSizeF(font.pointSizeF() + 3)
-        font.setWeight(QFont.Weight.DemiBold)
-        self.title_label.setFont(font)
+        follow_font(self.title_label, "detail_title")
         self.title_label.setTextFormat(Qt.TextFormat.PlainText)
         self.uri_label = QLabel(self)
-        self.uri_label.setFont(monospace_font())
+        follow_font(self.uri_label, "mono")
         self.uri_label.setTextFormat(Qt.TextFormat.PlainText)
         self.uri_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         themed_style(self.uri_label, lambda t: f"color: {t.accent};")

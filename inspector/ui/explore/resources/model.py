@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from inspector.ui.widgets.style import tones
-from inspector.ui.widgets.theme import theme_manager, themed_style
+from inspector.ui.widgets.theme import scaled_font, theme_manager, themed_style
 
 __all__ = [
     "EntryRole",
@@ -140,10 +140,7 @@ class TwoLineDelegate(QStyledItemDelegate):
         base: QFont = option.font  # type: ignore[attr-defined]
         title = QFont(base)
         title.setWeight(QFont.Weight.DemiBold)
-        small = QFont(base)
-        if small.pointSizeF() > 0:
-            small.setPointSizeF(max(6.0, small.pointSizeF() - 1))
-        return title, small
+        return title, scaled_font("fine", base)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _Index) -> QSize:
         title, small = self._fonts(option)

@@ -32,8 +32,8 @@ from inspector.content.templates import (
 )
 from inspector.ui.explore.common.panel_tasks import PanelTasks, describe_failure
 from inspector.ui.explore.completion import ArgumentCompleter, Ask
-from inspector.ui.widgets.style import monospace_font, tones
-from inspector.ui.widgets.theme import small_font_size, themed_style
+from inspector.ui.widgets.style import tones
+from inspector.ui.widgets.theme import follow_font, small_font_size, themed_style
 
 __all__ = ["Completer", "TemplateField", "TemplateForm"]
 
@@ -84,7 +84,7 @@ class TemplateForm(QWidget):
         themed_style(caption, lambda t: f"color: {t.muted}; font-weight: 600;")
         self.preview_label = QLabel(self)
         self.preview_label.setObjectName("uriPreview")
-        self.preview_label.setFont(monospace_font())
+        follow_font(self.preview_label, "mono")
         self.preview_label.setTextFormat(Qt.TextFormat.PlainText)
         self.preview_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.preview_label.setWordWrap(True)

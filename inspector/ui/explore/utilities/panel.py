@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Final
 
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -50,7 +50,7 @@ from inspector.ui.explore.common.panel_tasks import (
 )
 from inspector.ui.explore.utilities.server_log import ServerLogView
 from inspector.ui.widgets.style import hbox, section_label, tones
-from inspector.ui.widgets.theme import small_font_size, themed_style
+from inspector.ui.widgets.theme import follow_font, small_font_size, themed_style
 
 __all__ = ["UtilitiesPanel"]
 
@@ -101,11 +101,7 @@ class UtilitiesPanel(ExplorePanel):
         grid.addWidget(section_label("PING", ping_card), 0, 0, 1, 2)
         self.ping_button = QPushButton("Ping", ping_card)
         self.rtt_label = QLabel("—", ping_card)
-        font = QFont(self.rtt_label.font())
-        if font.pointSizeF() > 0:
-            font.setPointSizeF(font.pointSizeF() + 6)
-        font.setWeight(QFont.Weight.DemiBold)
-        self.rtt_label.setFont(font)
+        follow_font(self.rtt_label, "figure")
         self.rtt_label.setToolTip("Round-trip time of the last ping")
         # room for the widest result from the start: the card keeps its width after the first ping
         metrics = self.rtt_label.fontMetrics()
