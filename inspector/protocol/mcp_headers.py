@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from inspector.protocol.jsonrpc import HEADER_MISMATCH
+from inspector.protocol.jsontypes import json_type_phrase
 
 __all__ = [
     "ALLOWED_PARAM_TYPES",
@@ -317,7 +318,7 @@ def tool_header_params(tool: Mapping[str, Any]) -> HeaderParams:
             )
             continue
         if not isinstance(header, str):
-            problems.append(f"{at}: {X_MCP_HEADER} must be a string, not {_json_kind(header)}")
+            problems.append(f"{at}: {X_MCP_HEADER} must be a string, not {json_type_phrase(header)}")
             continue
         token = _token_problem(header)
         if token is not None:
@@ -339,20 +340,6 @@ def tool_header_params(tool: Mapping[str, Any]) -> HeaderParams:
     if problems:
         return HeaderParams((), tuple(problems))
     return HeaderParams(tuple(params))
-
-
-def _json_kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def filter_tools(tools: Sequence[Any]) -> tuple[list[Any], list[ToolDropped]]:
@@ -450,7 +437,7 @@ def _render(param: HeaderParam, value: Any) -> tuple[str | None, str | None]:
             return encode_header_value(value), None
         except UnicodeEncodeError:
             return None, "the string holds a lone surrogate, which has no UTF-8 form to carry"
-    return None, f"{_json_kind(value)} cannot be carried in a header"
+    return None, f"{json_type_phrase(value)} cannot be carried in a header"
 
 
 def encode_params(params: HeaderParams, arguments: Mapping[str, Any] | None) -> ParamHeaders:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
+from inspector.protocol.jsontypes import json_type_phrase
 from inspector.regression.assertions import Assertion, assertion_from_json
 
 __all__ = [
@@ -190,16 +191,6 @@ def call_for(method: str, params: Mapping[str, Any] | None, *, name: str = "") -
     return SavedCall(title, method, params, (outcome("ok"),))
 
 
-def _json_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    return "a string" if isinstance(value, str) else "a list"
-
-
 def parse_params(text: str) -> dict[str, Any] | None:
     """The params typed for a request: a JSON object, or None for an empty text (a request without params).
 
@@ -215,7 +206,7 @@ def parse_params(text: str) -> dict[str, Any] | None:
         ) from None
     if not isinstance(value, dict):
         raise CollectionError(
-            f"a JSON object {{...}}, not {_json_kind(value)} (leave it empty for a request without params)",
+            f"a JSON object {{...}}, not {json_type_phrase(value)} (leave it empty for a request without params)",
             field_name="params",
         )
     return value

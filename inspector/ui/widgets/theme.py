@@ -546,14 +546,7 @@ def themed_style(widget: QWidget, build: Callable[[Tones], str]) -> None:
         widget.setStyleSheet(build(t))
 
     apply(tones(widget))
-    if not isinstance(QApplication.instance(), QApplication):
-        return
-    follower = widget.findChild(_Follower, _STYLE_FOLLOWER, Qt.FindChildOption.FindDirectChildrenOnly)
-    if follower is None:
-        follower = _Follower(widget, apply)
-        follower.setObjectName(_STYLE_FOLLOWER)
-    else:
-        follower.apply = apply
+    _keep_following(widget, _STYLE_FOLLOWER, apply)
 
 
 _FONT_FOLLOWER: Final = "followFont"
@@ -567,11 +560,17 @@ def follow_font(widget: QWidget, role: str, base: Callable[[], QFont] | None = N
         widget.setFont(scaled_font(role, base() if base is not None else None))
 
     apply(LIGHT)
+    _keep_following(widget, _FONT_FOLLOWER, apply)
+
+
+def _keep_following(widget: QWidget, name: str, apply: Callable[[Tones], None]) -> None:
+    """Re-run ``apply`` on every theme or font change while ``widget`` lives: one follower per ``name`` and widget,
+    a later call replacing its ``apply``. Nothing to follow without a QApplication."""
     if not isinstance(QApplication.instance(), QApplication):
         return
-    follower = widget.findChild(_Follower, _FONT_FOLLOWER, Qt.FindChildOption.FindDirectChildrenOnly)
+    follower = widget.findChild(_Follower, name, Qt.FindChildOption.FindDirectChildrenOnly)
     if follower is None:
         follower = _Follower(widget, apply)
-        follower.setObjectName(_FONT_FOLLOWER)
+        follower.setObjectName(name)
     else:
         follower.apply = apply
