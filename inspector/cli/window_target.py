@@ -181,6 +181,8 @@ def resolve_target(
                 raise TargetError(f"{what} needs a server to open (a URL, or a command after --)")
         return None
     if after_dashes:
+        if which(tokens[0]) is None:
+            raise TargetError(f"{tokens[0]!r} (after --) is not a command on PATH nor a path to a program")
         return _command_target(tokens, headers, env, args.transport)
     first = tokens[0]
     found = store.find(first)

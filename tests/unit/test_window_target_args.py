@@ -15,10 +15,10 @@ from inspector.ui.window.app import USAGE_EXIT, main, parse_args
 
 
 def _on_path(found: frozenset[str]) -> Callable[[str], str | None]:
-    return lambda name: f"/usr/bin/{name}" if name in found else None
+    return lambda name: name if "/" in name else (f"/usr/bin/{name}" if name in found else None)
 
 
-def _resolve(argv: list[str], store: ProfileStore, on_path: frozenset[str] = frozenset()) -> WindowTarget | None:
+def _resolve(argv: list[str], store: ProfileStore, on_path: frozenset[str] = frozenset({"sh"})) -> WindowTarget | None:
     return resolve_target(parse_args(argv), store, which=_on_path(on_path))
 
 
@@ -81,7 +81,7 @@ def test_window_target_url_options_before_or_after_it(store: ProfileStore) -> No
 
 def test_window_target_after_dashes_is_always_a_command(store: ProfileStore) -> None:
     argv = ["-e", "API_TOKEN=s3cret", "-eMODE=fast", "--", "weather", "-m", "--header", "x", "--"]
-    profile = _unsaved(_resolve(argv, store))  # "weather" is a profile's name, but after -- it is a command
+    profile = _unsaved(_resolve(argv, store, frozenset({"weather"})))  # a profile's name, but after -- a command
     assert profile.transport == "stdio" and profile.name == "weather"
     assert profile.stdio.command == "weather" and profile.stdio.args == ["-m", "--header", "x", "--"]
     assert [(v.name, v.value, v.secret) for v in profile.stdio.env] == [
@@ -131,18 +131,21 @@ def test_window_target_config_file_entries(store: ProfileStore, tmp_path: Path) 
         (["http://"], "'http://' is not a URL with a host"),
         (["--"], "-- must be followed by the command that starts the server"),
         (["-e", "K=V", "--"], "-- must be followed by the command that starts the server"),
-        (["--header", "X: 1", "--", "srv"], "--header 'Name: value' is sent to a URL; a command takes -e KEY=VALUE"),
-        (["--transport", "sse", "--", "srv"], "--transport applies to a URL, not to a command (it runs over stdio)"),
+        (["--", "no-such-program", "-x"], "'no-such-program' (after --) is not a command on PATH nor a path to a "
+         "program"),
+        (["--", "--cli"], "'--cli' (after --) is not a command on PATH nor a path to a program"),
+        (["--header", "X: 1", "--", "sh"], "--header 'Name: value' is sent to a URL; a command takes -e KEY=VALUE"),
+        (["--transport", "sse", "--", "sh"], "--transport applies to a URL, not to a command (it runs over stdio)"),
         (["-e", "K=V", "http://127.0.0.1:9/mcp"],
          "-e KEY=VALUE sets a command's environment; a URL takes --header 'Name: value'"),
         (["http://127.0.0.1:9/mcp", "--header", "no colon"], "--header 'no colon': give it as 'Name: value'"),
-        (["-e", "=V", "--", "srv"], "-e '=V': give it as KEY=VALUE"),
-        (["-e", "NOVALUE", "--", "srv"], "-e 'NOVALUE': give it as KEY=VALUE"),
+        (["-e", "=V", "--", "sh"], "-e '=V': give it as KEY=VALUE"),
+        (["-e", "NOVALUE", "--", "sh"], "-e 'NOVALUE': give it as KEY=VALUE"),
         (["--header", "X: 1"], "--header needs a server to open (a URL, or a command after --)"),
         (["--transport", "http"], "--transport needs a server to open (a URL, or a command after --)"),
         (["--server", "web"], "--server NAME needs --config FILE (a saved profile is given by its name alone)"),
         (["--config", "f.json", "http://127.0.0.1:9/mcp"], "give either --config FILE or a server to open, not both"),
-        (["--config", "f.json", "--", "srv"], "give either --config FILE or a server to open, not both"),
+        (["--config", "f.json", "--", "sh"], "give either --config FILE or a server to open, not both"),
         (["weather", "extra"], "unexpected 'extra' after 'weather' (one profile or URL; a command: after --)"),
         (["http://127.0.0.1:9/mcp", "extra"],
          "unexpected 'extra' after 'http://127.0.0.1:9/mcp' (one profile or URL; a command: after --)"),
@@ -181,7 +184,7 @@ def test_window_target_config_problems_are_one_line(
     ("argv", "message"),
     [
         (["--demo", "http://127.0.0.1:9/mcp"], "give either --demo or a server to open, not both"),
-        (["--demo", "--", "srv"], "give either --demo or a server to open, not both"),
+        (["--demo", "--", "sh"], "give either --demo or a server to open, not both"),
         (
             ["--smoke-test", "weather"],
             "--smoke-test connects to the demo server, not to a profile",
